@@ -1,0 +1,277 @@
+package policy
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"crypto/subtle"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Principal is the validated identity snapshot the session and MCP layers
+// receive (the profile: "a trusted, typed authorization decision"). It never
+// holds the token; Correlation is Correlate(token), for logs.
+type Principal struct {
+	Subject, Tenant string
+	Revision        uint64
+	Scopes          []string
+	Correlation     string
+}
+
+// Denial is a refused request: the status, the WWW-Authenticate value to
+// send ("" = send none) and, for the server log and trace only, why.
+// Every field is a constant or built from configuration, never from
+// request bytes (A-P07).
+type Denial struct {
+	Status    int
+	Challenge string
+	Reason    Reason
+	Detail    string
+}
+
+// Reason is the class of a denial. The response reveals no more than the
+// reason: every 401 for a presented token is ReasonInvalidToken, whichever
+// check failed, so a client cannot probe claim by claim (the profile's
+// "does not reveal a specific claim").
+type Reason string
+
+const (
+	ReasonMissingToken           Reason = "missing_token"           // 401, bare challenge
+	ReasonMalformedAuthorization Reason = "malformed_authorization" // 400 invalid_request
+	ReasonInvalidToken           Reason = "invalid_token"           // 401 invalid_token
+	ReasonInsufficientScope      Reason = "insufficient_scope"      // 403 with a challenge
+	ReasonTenantForbidden        Reason = "tenant_forbidden"        // 403, no challenge
+)
+
+// The statuses a Denial carries (RFC 9110 §15.5); net/http stays out of
+// leaf packages.
+const (
+	statusBadRequest   = 400
+	statusUnauthorized = 401
+	statusForbidden    = 403
+)
+
+// Details: which check failed, for the server log only.
+const (
+	DetailAbsent                = "authorization_absent"
+	DetailNotBearer             = "scheme_not_bearer"
+	DetailEmptyToken            = "empty_token"
+	DetailExtraWords            = "extra_words"
+	DetailTokenSyntax           = "token_not_b64token"
+	DetailUnknown               = "unknown"
+	DetailInactive              = "inactive"
+	DetailRevoked               = "revoked"
+	DetailNotYetValid           = "not_yet_valid"
+	DetailExpired               = "expired"
+	DetailIssuer                = "issuer"
+	DetailAudience              = "audience"
+	DetailResource              = "resource"
+	DetailAuthorizationResource = "authorization_resource"
+	DetailTokenResource         = "token_resource"
+	DetailRevision              = "revision"
+	DetailScope                 = "scope"
+	DetailTenant                = "tenant"
+)
+
+// Authenticate is layer 1 of the profile's Figure 2, run on every request
+// (A-32): authorization is the raw Authorization header value, present says
+// whether the header was sent, op selects the scopes named in challenges,
+// now is the request's clock reading. The token is looked up by its SHA-256
+// and then, in this order: active, not revoked, not before nbf, before
+// expiry; issuer, audience and the three resource bindings equal to this
+// server's exactly (A-P04); the subject's current revision. Any failure
+// there is the same 401 invalid_token.
+func (p *Policy) Authenticate(authorization []byte, present bool, op string, now time.Time) (Principal, *Denial) {
+	scopes := RequiredScopes(op)
+	if !present {
+		return Principal{}, &Denial{statusUnauthorized, p.challenge("", scopes), ReasonMissingToken, DetailAbsent}
+	}
+	token, detail := bearerToken(authorization)
+	switch detail {
+	case "":
+	case DetailTokenSyntax:
+		return Principal{}, p.invalidToken(scopes, detail)
+	default:
+		return Principal{}, &Denial{statusBadRequest, p.challenge(errorInvalidRequest, scopes), ReasonMalformedAuthorization, detail}
+	}
+
+	digest := sha256.Sum256(token)
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	entry := p.byDigest[digest]
+	// The map compares digests, which tell an attacker nothing about other
+	// tokens; the final equality is still constant-time so no path of the
+	// decision branches early on secret-derived bytes.
+	if entry == nil || subtle.ConstantTimeCompare(entry.digest[:], digest[:]) != 1 {
+		return Principal{}, p.invalidToken(scopes, DetailUnknown)
+	}
+	if detail := p.tokenFault(entry, now); detail != "" {
+		return Principal{}, p.invalidToken(scopes, detail)
+	}
+	rec := &entry.record
+	return Principal{
+		Subject:     rec.Subject,
+		Tenant:      rec.Tenant,
+		Revision:    rec.Revision,
+		Scopes:      slices.Clone(rec.Scopes),
+		Correlation: correlation(digest),
+	}, nil
+}
+
+// tokenFault returns the first failed check of Figure 2's token steps, or
+// "". The caller holds p.mu.
+func (p *Policy) tokenFault(entry *tokenEntry, now time.Time) string {
+	rec := &entry.record
+	switch {
+	case !rec.Active:
+		return DetailInactive
+	case entry.revoked:
+		return DetailRevoked
+	case !rec.NotBefore.IsZero() && now.Before(rec.NotBefore):
+		return DetailNotYetValid
+	case !now.Before(rec.Expiry):
+		return DetailExpired
+	case rec.Issuer != p.issuer:
+		return DetailIssuer
+	case rec.Audience != p.canonicalURI:
+		return DetailAudience
+	case rec.Resource != p.canonicalURI:
+		return DetailResource
+	case rec.AuthorizationResource != p.canonicalURI:
+		return DetailAuthorizationResource
+	case rec.TokenResource != p.canonicalURI:
+		return DetailTokenResource
+	case rec.Revision != p.revisions[rec.Subject]:
+		return DetailRevision
+	}
+	return ""
+}
+
+func (p *Policy) invalidToken(scopes []string, detail string) *Denial {
+	return &Denial{statusUnauthorized, p.challenge(errorInvalidToken, scopes), ReasonInvalidToken, detail}
+}
+
+// credentials = auth-scheme 1*SP b64token   ; auth-scheme "Bearer", any case
+//
+// RFC 6750 §2.1 with RFC 9110 §11.1 (case-insensitive scheme). Only SP
+// separates; HTAB does not, so "Bearer<HTAB>x" is another scheme. The
+// profile's classification (A-P02): another scheme, an empty token or more
+// words after the token is a malformed request (400 invalid_request); a
+// single word with a character outside b64token is a malformed token (401
+// invalid_token, RFC 6750 §3.1). bearerToken returns the token, or "" and
+// the Detail saying which.
+func bearerToken(value []byte) ([]byte, string) {
+	scheme, rest, _ := bytes.Cut(value, []byte(" "))
+	if !isBearerScheme(scheme) {
+		return nil, DetailNotBearer
+	}
+	token := bytes.TrimLeft(rest, " ")
+	switch {
+	case len(token) == 0:
+		return nil, DetailEmptyToken
+	case bytes.IndexByte(token, ' ') >= 0:
+		return nil, DetailExtraWords
+	case !isB64Token(token):
+		return nil, DetailTokenSyntax
+	}
+	return token, ""
+}
+
+// isBearerScheme compares with ASCII case folding only: Unicode folding
+// (bytes.EqualFold) is not what RFC 9110 §11.1 means by case-insensitive.
+func isBearerScheme(scheme []byte) bool {
+	const bearer = "bearer"
+	if len(scheme) != len(bearer) {
+		return false
+	}
+	for i := range len(bearer) {
+		if scheme[i]|0x20 != bearer[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Authorize is layer 3 of Figure 2, after the session checks: may pr do op?
+// The tenant ACL comes first: when the tenant is refused, more scope would
+// not help, so the 403 carries no challenge that would send the client
+// through a useless step-up (the profile's 401/403 table). Otherwise the
+// scopes: a missing one gives 403 insufficient_scope naming every scope op
+// needs, held ones included, so re-authorizing does not drop them (A-14,
+// A-15, MCP Authorization §10.1.1).
+func (p *Policy) Authorize(pr Principal, op string) *Denial {
+	if _, ok := p.tenants[pr.Tenant]; !ok {
+		return &Denial{statusForbidden, "", ReasonTenantForbidden, DetailTenant}
+	}
+	scopes := RequiredScopes(op)
+	for _, scope := range scopes {
+		if !slices.Contains(pr.Scopes, scope) {
+			return &Denial{statusForbidden, p.challenge(errorInsufficientScope, scopes), ReasonInsufficientScope, DetailScope}
+		}
+	}
+	return nil
+}
+
+// The scopes rawmcp knows. scopes_supported publishes exactly these two, the
+// minimal baseline (A-27).
+const (
+	ScopeConnect       = "mcp:connect"
+	ScopeResourcesRead = "resources:read"
+)
+
+// scopesBeyondConnect lists the operations that need more than ScopeConnect.
+// The table in doc.go is the same data, for readers.
+var scopesBeyondConnect = map[string][]string{
+	"resources/list": {ScopeConnect, ScopeResourcesRead},
+}
+
+// RequiredScopes returns the scopes op needs, in a fixed order. op is a
+// JSON-RPC method name for POST ("initialize", "notifications/initialized",
+// "ping", "resources/list"; any other method needs ScopeConnect only, and
+// the MCP layer refuses it later), or "GET" / "DELETE" for the notification
+// stream and the session end. The caller owns the returned slice.
+func RequiredScopes(op string) []string {
+	if scopes, ok := scopesBeyondConnect[op]; ok {
+		return slices.Clone(scopes)
+	}
+	return []string{ScopeConnect}
+}
+
+// Bearer error codes, RFC 6750 §3.1.
+const (
+	errorInvalidRequest    = "invalid_request"
+	errorInvalidToken      = "invalid_token"
+	errorInsufficientScope = "insufficient_scope"
+)
+
+// challenge builds the one WWW-Authenticate challenge rawmcp sends:
+//
+//	challenge = "Bearer" SP [ error-param ", " ] metadata-param ", " scope-param
+//	error-param    = "error=" DQUOTE error-code DQUOTE
+//	metadata-param = "resource_metadata=" DQUOTE absolute-URL DQUOTE
+//	scope-param    = "scope=" DQUOTE scope-token *( SP scope-token ) DQUOTE
+//
+// RFC 6750 §3 (the Bearer challenge and its error codes), RFC 9728 §5.1
+// (resource_metadata), RFC 9110 §11.2 (auth-params). Each parameter appears
+// once and always as a quoted-string (A-07, A-35); the error comes first
+// whenever there is one. No value needs quoted-pair escaping: error codes
+// and scopes are this package's constants, and the metadata URL is built
+// from a CanonicalURI that New checked holds neither DQUOTE nor backslash.
+// Without an error code this is the bare challenge for a request that had
+// no credentials (RFC 6750 §3.1, A-08).
+func (p *Policy) challenge(errorCode string, scopes []string) string {
+	var b strings.Builder
+	b.WriteString("Bearer ")
+	if errorCode != "" {
+		b.WriteString(`error="`)
+		b.WriteString(errorCode)
+		b.WriteString(`", `)
+	}
+	b.WriteString(`resource_metadata="`)
+	b.WriteString(p.metadataURL)
+	b.WriteString(`", scope="`)
+	b.WriteString(strings.Join(scopes, " "))
+	b.WriteString(`"`)
+	return b.String()
+}

@@ -1,0 +1,196 @@
+package policy
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"time"
+	"unicode/utf8"
+)
+
+// TokenFileEntry is one token of a token file and the record it maps to.
+type TokenFileEntry struct {
+	Token  string
+	Record TokenRecord
+}
+
+// Structural field names of token-file errors (the other names are the
+// members themselves).
+const (
+	fieldJSON   = "json"   // not UTF-8, not JSON, or bytes after the array
+	fieldArray  = "array"  // the top-level value is not an array
+	fieldEntry  = "entry"  // an array element is not an object
+	fieldMember = "member" // an object member this format does not define
+)
+
+// selfResource is the value that stands for the canonical URI in the four
+// resource members, so one file serves any port.
+const selfResource = "self"
+
+// tokenFileMember is one member of a token-file entry: its exact,
+// case-sensitive name, whether it must appear, and how its raw JSON value
+// lands in the entry (false: the value has the wrong shape).
+type tokenFileMember struct {
+	name     string
+	required bool
+	decode   func(raw []byte, e *TokenFileEntry, canonicalURI string) bool
+}
+
+var tokenFileMembers = [...]tokenFileMember{
+	{fieldToken, true, func(raw []byte, e *TokenFileEntry, _ string) bool { return decodeString(raw, &e.Token) }},
+	{fieldTokenID, true, func(raw []byte, e *TokenFileEntry, _ string) bool { return decodeString(raw, &e.Record.TokenID) }},
+	{fieldIssuer, true, func(raw []byte, e *TokenFileEntry, _ string) bool { return decodeString(raw, &e.Record.Issuer) }},
+	{fieldAudience, true, func(raw []byte, e *TokenFileEntry, self string) bool {
+		return decodeResource(raw, self, &e.Record.Audience)
+	}},
+	{fieldResource, true, func(raw []byte, e *TokenFileEntry, self string) bool {
+		return decodeResource(raw, self, &e.Record.Resource)
+	}},
+	{fieldAuthorizationResource, true, func(raw []byte, e *TokenFileEntry, self string) bool {
+		return decodeResource(raw, self, &e.Record.AuthorizationResource)
+	}},
+	{fieldTokenResource, true, func(raw []byte, e *TokenFileEntry, self string) bool {
+		return decodeResource(raw, self, &e.Record.TokenResource)
+	}},
+	{fieldSubject, true, func(raw []byte, e *TokenFileEntry, _ string) bool { return decodeString(raw, &e.Record.Subject) }},
+	{fieldTenant, true, func(raw []byte, e *TokenFileEntry, _ string) bool { return decodeString(raw, &e.Record.Tenant) }},
+	{fieldScopes, true, func(raw []byte, e *TokenFileEntry, _ string) bool {
+		return len(raw) > 0 && raw[0] == '[' && json.Unmarshal(raw, &e.Record.Scopes) == nil
+	}},
+	{fieldRevision, true, func(raw []byte, e *TokenFileEntry, _ string) bool {
+		// Unmarshal would take null as 0; only a JSON number will do.
+		return len(raw) > 0 && '0' <= raw[0] && raw[0] <= '9' && json.Unmarshal(raw, &e.Record.Revision) == nil
+	}},
+	{fieldActive, true, func(raw []byte, e *TokenFileEntry, _ string) bool {
+		e.Record.Active = string(raw) == "true"
+		return e.Record.Active || string(raw) == "false"
+	}},
+	{fieldNotBefore, false, func(raw []byte, e *TokenFileEntry, _ string) bool { return decodeTime(raw, &e.Record.NotBefore) }},
+	{fieldExpiry, true, func(raw []byte, e *TokenFileEntry, _ string) bool { return decodeTime(raw, &e.Record.Expiry) }},
+}
+
+// ParseTokenFile reads the token file of `rawmcp serve -tokens FILE`:
+//
+//	[{"token": "tok-alice-3fQ9zW", "token_id": "alice-1",
+//	  "issuer": "http://127.0.0.1:9/as", "audience": "self", "resource": "self",
+//	  "authorization_resource": "self", "token_resource": "self",
+//	  "subject": "alice", "tenant": "tenant-a",
+//	  "scopes": ["mcp:connect", "resources:read"], "revision": 1, "active": true,
+//	  "not_before": "2026-07-21T00:00:00Z", "expiry": "2026-07-22T00:00:00Z"}]
+//
+// Every member but not_before is required; member names are exact and
+// appear once; times are RFC 3339. "self" in audience, resource,
+// authorization_resource or token_resource stands for canonicalURI; any
+// other value is kept literally, so a fixture for another server stays
+// expressible. Each entry must also pass Add's checks (duplicates across
+// entries are Add's to find). Errors are *FieldError values naming the
+// entry and member, never carrying file bytes: encoding/json and time
+// errors quote their input, so they are dropped, not wrapped.
+func ParseTokenFile(data []byte, canonicalURI string) ([]TokenFileEntry, error) {
+	fail := func(entry int, field string) ([]TokenFileEntry, error) {
+		return nil, &FieldError{Err: ErrMalformedTokenFile, Entry: entry, Field: field}
+	}
+	// encoding/json would replace invalid UTF-8 silently (U+FFFD).
+	if !utf8.Valid(data) {
+		return fail(0, fieldJSON)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if open, err := dec.Token(); err != nil {
+		return fail(0, fieldJSON)
+	} else if open != json.Delim('[') {
+		return fail(0, fieldArray)
+	}
+	var entries []TokenFileEntry
+	for n := 1; dec.More(); n++ {
+		entry, field := decodeTokenFileEntry(dec, canonicalURI)
+		if field == "" {
+			field = recordFault(entry.Token, entry.Record)
+		}
+		if field != "" {
+			return fail(n, field)
+		}
+		entries = append(entries, entry)
+	}
+	if _, err := dec.Token(); err != nil { // the closing ']'
+		return fail(0, fieldJSON)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return fail(0, fieldJSON)
+	}
+	return entries, nil
+}
+
+// decodeTokenFileEntry reads one object; it returns the name of the field
+// at fault, or "".
+func decodeTokenFileEntry(dec *json.Decoder, canonicalURI string) (TokenFileEntry, string) {
+	var entry TokenFileEntry
+	if open, err := dec.Token(); err != nil {
+		return entry, fieldJSON
+	} else if open != json.Delim('{') {
+		return entry, fieldEntry
+	}
+	seen := make(map[string]bool, len(tokenFileMembers))
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return entry, fieldJSON
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return entry, fieldJSON
+		}
+		member := findTokenFileMember(key.(string)) // inside an object, Token yields string keys
+		switch {
+		case member == nil:
+			return entry, fieldMember
+		case seen[member.name]:
+			return entry, member.name
+		case !member.decode(raw, &entry, canonicalURI):
+			return entry, member.name
+		}
+		seen[member.name] = true
+	}
+	if _, err := dec.Token(); err != nil { // the closing '}'
+		return entry, fieldJSON
+	}
+	for _, member := range tokenFileMembers {
+		if member.required && !seen[member.name] {
+			return entry, member.name
+		}
+	}
+	return entry, ""
+}
+
+func findTokenFileMember(name string) *tokenFileMember {
+	for i := range tokenFileMembers {
+		if tokenFileMembers[i].name == name {
+			return &tokenFileMembers[i]
+		}
+	}
+	return nil
+}
+
+// decodeString accepts a JSON string only (Unmarshal would take null as "").
+func decodeString(raw []byte, dst *string) bool {
+	return len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, dst) == nil
+}
+
+func decodeResource(raw []byte, canonicalURI string, dst *string) bool {
+	if !decodeString(raw, dst) {
+		return false
+	}
+	if *dst == selfResource {
+		*dst = canonicalURI
+	}
+	return true
+}
+
+func decodeTime(raw []byte, dst *time.Time) bool {
+	var s string
+	if !decodeString(raw, &s) {
+		return false
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	*dst = t
+	return err == nil
+}
