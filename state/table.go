@@ -1,0 +1,231 @@
+package state
+
+import (
+	"errors"
+	"io"
+	"sync"
+	"time"
+)
+
+// Owner is the authenticated principal a session is bound to: the token's
+// subject and tenant and the authorization revision it was issued under
+// (T-73, T-P10). Fields are compared byte for byte; a token of another
+// subject, another tenant or a newer revision does not own the session.
+type Owner struct {
+	Subject  string
+	Tenant   string
+	Revision uint64
+}
+
+// Config bounds the table. Every field must be positive.
+type Config struct {
+	// MaxSessions is the most live sessions; a further initialize fails
+	// closed with ErrFull rather than evicting someone else's session.
+	MaxSessions int
+	// TTL is a session's lifetime, counted from Create and never renewed,
+	// so a stolen session id is useless after it.
+	TTL time.Duration
+	// MaxEventsPerSet is the most notifications one GET answer carries, so
+	// one answer stays small whatever the backlog.
+	MaxEventsPerSet int
+	// KeepDelivered is how many delivered GET-stream notifications, and
+	// how many of the latest priming ids, are kept for Last-Event-ID
+	// recovery. Older cursors get ErrCursor.
+	KeepDelivered int
+	// MaxQueued is the most undelivered notifications per session; more is
+	// ErrQueueFull, so nothing is dropped silently.
+	MaxQueued int
+}
+
+// DefaultConfig returns the profile's budgets (the profile document,
+// "Bounded input and state"): 8 sessions of 60 s, at most 16 events per GET
+// answer, 16 kept and 16 queued. They suit a small loopback teaching server,
+// not production.
+func DefaultConfig() Config {
+	return Config{
+		MaxSessions:     8,
+		TTL:             60 * time.Second,
+		MaxEventsPerSet: 16,
+		KeepDelivered:   16,
+		MaxQueued:       16,
+	}
+}
+
+// The errors carry constant texts: never a session id, an event id or an
+// owner.
+var (
+	// ErrFull: the table is at MaxSessions after reclaiming expired
+	// sessions; the new initialize fails closed (503).
+	ErrFull = errors.New("state: session capacity reached")
+	// ErrNotFound: the session is unknown, expired, deleted, or bound to
+	// another Owner. One error for all four (404), so a caller cannot tell
+	// whether someone else's session exists (T-43, T-P10).
+	ErrNotFound = errors.New("state: no such session")
+	// ErrLifecycle: the session's phase does not allow the input (400).
+	ErrLifecycle = errors.New("state: input not allowed in the session's phase")
+	// ErrCursor: a Last-Event-ID that is malformed, from a POST stream, from
+	// another session, never delivered, or no longer kept (400, not 404,
+	// which would make the client drop its session; T-P11).
+	ErrCursor = errors.New("state: Last-Event-ID names no kept event of this GET stream")
+	// ErrQueueFull: the session already holds MaxQueued undelivered
+	// notifications.
+	ErrQueueFull = errors.New("state: notification queue full")
+	// ErrEntropy: the random source failed, fell short, or repeated a live
+	// session id; no session is made from a weak id (500).
+	ErrEntropy = errors.New("state: random source failed")
+)
+
+// Table holds the live sessions. One mutex guards everything, so a lookup,
+// its owner check and the transition it allows happen as one step. Safe for
+// concurrent use.
+type Table struct {
+	cfg Config
+	// random is read only under mu, so it need not be safe for concurrent
+	// use.
+	random io.Reader
+
+	mu       sync.Mutex
+	sessions map[string]*session
+}
+
+type session struct {
+	owner   Owner
+	expires time.Time
+	phase   Phase
+	// handle names the session inside its event ids (see ids.go).
+	handle string
+	// lastSeq is the sequence number of the newest event id issued on any
+	// of the session's streams.
+	lastSeq uint64
+	stream  getStream
+}
+
+// NewTable returns an empty table. random is crypto/rand.Reader in
+// production and a fixed reader in tests. NewTable panics if a Config field
+// is not positive: that is a programming error, not a runtime condition.
+func NewTable(cfg Config, random io.Reader) *Table {
+	if cfg.MaxSessions <= 0 || cfg.TTL <= 0 || cfg.MaxEventsPerSet <= 0 || cfg.KeepDelivered <= 0 || cfg.MaxQueued <= 0 {
+		panic("state: every Config field must be positive")
+	}
+	return &Table{cfg: cfg, random: random, sessions: make(map[string]*session, cfg.MaxSessions)}
+}
+
+// Create makes a session for owner in PhaseInitializing, to answer an
+// initialize, and queues the given server notifications for its GET stream
+// (the messages are kept, not copied). Expired sessions are reclaimed first;
+// a table still at capacity refuses with ErrFull and evicts nobody.
+func (t *Table) Create(owner Owner, now time.Time, queued ...[]byte) (id string, err error) {
+	if len(queued) > t.cfg.MaxQueued {
+		return "", ErrQueueFull
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.reclaimExpired(now)
+	if len(t.sessions) >= t.cfg.MaxSessions {
+		return "", ErrFull
+	}
+	id, handle, err := newIdentity(t.random)
+	if err != nil {
+		return "", err
+	}
+	if _, taken := t.sessions[id]; taken {
+		return "", ErrEntropy
+	}
+	s := &session{owner: owner, expires: now.Add(t.cfg.TTL), phase: PhaseInitializing, handle: handle}
+	if len(queued) > 0 {
+		s.stream.pending = append(make([][]byte, 0, len(queued)), queued...)
+	}
+	t.sessions[id] = s
+	return id, nil
+}
+
+// Step applies in to the session id names and returns its new phase. The
+// session must be live, unexpired and bound to exactly owner, else
+// ErrNotFound (with PhaseClosed); an input its phase does not allow is
+// ErrLifecycle (with the unchanged phase). InputDelete closes the session
+// and forgets it and its queues at once, under the same lock as the lookup,
+// so no request racing the DELETE can revive it.
+func (t *Table) Step(id string, owner Owner, in Input, now time.Time) (Phase, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s, err := t.live(id, owner, now)
+	if err != nil {
+		return PhaseClosed, err
+	}
+	return t.apply(id, s, in)
+}
+
+// PostEventID returns a fresh event id for an SSE event on a POST response
+// stream of the session, with Step's lookup rules and no transition. Such
+// ids are never valid cursors: POST streams are not resumable here.
+func (t *Table) PostEventID(id string, owner Owner, now time.Time) (string, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s, err := t.live(id, owner, now)
+	if err != nil {
+		return "", err
+	}
+	return formatEventID(postStreamKind, s.handle, s.nextSeq()), nil
+}
+
+// Len returns the number of live sessions at now, reclaiming expired ones.
+func (t *Table) Len(now time.Time) int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.reclaimExpired(now)
+	return len(t.sessions)
+}
+
+// live finds the session id names for owner, reclaiming it if it has
+// expired. Callers hold t.mu.
+func (t *Table) live(id string, owner Owner, now time.Time) (*session, error) {
+	s, ok := t.sessions[id]
+	if !ok {
+		return nil, ErrNotFound
+	}
+	if s.expired(now) {
+		delete(t.sessions, id)
+		return nil, ErrNotFound
+	}
+	if s.owner != owner {
+		return nil, ErrNotFound
+	}
+	return s, nil
+}
+
+// apply runs in through the lifecycle table and forgets a session that
+// reaches PhaseClosed. Callers hold t.mu.
+func (t *Table) apply(id string, s *session, in Input) (Phase, error) {
+	next, err := transition(s.phase, in)
+	if err != nil {
+		return s.phase, err
+	}
+	s.phase = next
+	if next == PhaseClosed {
+		delete(t.sessions, id)
+	}
+	return next, nil
+}
+
+// reclaimExpired forgets every expired session. It visits at most
+// MaxSessions entries. Callers hold t.mu.
+func (t *Table) reclaimExpired(now time.Time) {
+	for id, s := range t.sessions {
+		if s.expired(now) {
+			delete(t.sessions, id)
+		}
+	}
+}
+
+// expired reports whether the session's TTL has run out: at exactly
+// created+TTL it has.
+func (s *session) expired(now time.Time) bool {
+	return !now.Before(s.expires)
+}
+
+// nextSeq issues the next sequence number of the session's one event
+// counter.
+func (s *session) nextSeq() uint64 {
+	s.lastSeq++
+	return s.lastSeq
+}
