@@ -1,0 +1,44 @@
+package httpparse
+
+// Limits bounds every part of a request the parser looks at. Values come in
+// from the caller (compare net/textproto's readMIMEHeader(maxMemory,
+// maxHeaders)); DefaultLimits returns the profile's.
+type Limits struct {
+	// MaxMethod is the longest method token; longer is 501 (RFC 9112 §3:
+	// a method longer than any implemented one). "OPTIONS"/"CONNECT" are 7.
+	MaxMethod int
+	// MaxTarget is the longest request-target; longer is 414 (RFC 9112 §3).
+	MaxTarget int
+	// MaxFields is the most header field lines; more is 431.
+	MaxFields int
+	// MaxHeaderBytes bounds the header section: the field lines with their
+	// CRLFs after the request line, not counting the final empty line; more
+	// is 431 (RFC 6585 §5).
+	MaxHeaderBytes int
+	// MaxValue is the longest single field value (after OWS is trimmed);
+	// more is 431.
+	MaxValue int
+	// MaxBody is the largest Content-Length accepted; more is 413,
+	// answered before any body byte is read.
+	MaxBody int64
+}
+
+// MaxFieldsCap is the size of the field array inside Request, the upper
+// bound for Limits.MaxFields (the caller's memory sets the limit, as
+// picohttpparser's header array does).
+const MaxFieldsCap = 64
+
+// DefaultLimits returns the profile's limits: 2 KiB path, 32 fields,
+// 12 KiB of header section, 2 KiB per value, 16 KiB body. They are the
+// budgets of a small loopback teaching server whose largest legitimate
+// request is an MCP POST of a few hundred bytes, not production values.
+func DefaultLimits() Limits {
+	return Limits{
+		MaxMethod:      16,
+		MaxTarget:      2 << 10,
+		MaxFields:      32,
+		MaxHeaderBytes: 12 << 10,
+		MaxValue:       2 << 10,
+		MaxBody:        16 << 10,
+	}
+}

@@ -1,0 +1,150 @@
+package httpparse
+
+import (
+	"strings"
+	"testing"
+)
+
+const (
+	jsonType = "application/json"
+	sseType  = "text/event-stream"
+)
+
+func TestAccepts(t *testing.T) {
+	cases := []struct {
+		name      string
+		accept    []string // one Accept line each
+		mediaType string
+		want      bool
+	}{
+		{"T-P02/no Accept admits nothing", nil, jsonType, false},
+		{"T-P02/empty Accept admits nothing", []string{""}, jsonType, false},
+		{"T-P02/both types listed, JSON", []string{"application/json, text/event-stream"}, jsonType, true},
+		{"T-P02/both types listed, SSE", []string{"application/json, text/event-stream"}, sseType, true},
+		{"T-P02/only JSON listed", []string{"application/json"}, sseType, false},
+		{"T-P02/types on separate lines form one list", []string{"application/json", "text/event-stream"}, sseType, true},
+		{"H-53/*/* admits any type", []string{"*/*"}, sseType, true},
+		{"H-53/type/* admits its subtypes", []string{"application/*"}, jsonType, true},
+		{"H-53/type/* admits no other type", []string{"application/*"}, sseType, false},
+		{"H-54/type and subtype case-insensitive", []string{"Application/JSON"}, jsonType, true},
+		{"H-54/mediaType argument case-insensitive", []string{"text/event-stream"}, "TEXT/Event-Stream", true},
+		{"H-53/q=0 excludes", []string{"application/json;q=0"}, jsonType, false},
+		{"H-53/q=0.000 excludes", []string{"application/json; q=0.000"}, jsonType, false},
+		{"H-53/Q is case-insensitive", []string{"application/json;Q=0"}, jsonType, false},
+		{"H-53/q=0. excludes", []string{"application/json;q=0."}, jsonType, false},
+		{"H-53/smallest positive weight admits", []string{"application/json;q=0.001"}, jsonType, true},
+		{"H-53/q=1.000 admits", []string{"application/json;q=1.000"}, jsonType, true},
+		{"H-53/OWS around the semicolon", []string{"application/json \t; \tq=0.5"}, jsonType, true},
+		{"H-53/exact range with q=0 beats */*", []string{"*/*, application/json;q=0"}, jsonType, false},
+		{"H-53/*/* still admits the others", []string{"*/*, application/json;q=0"}, sseType, true},
+		{"H-53/exact range beats type/* with q=0", []string{"application/*;q=0, application/json"}, jsonType, true},
+		{"H-53/*/*;q=0 leaves the listed type", []string{"*/*;q=0, text/event-stream"}, sseType, true},
+		{"H-53/*/*;q=0 excludes the rest", []string{"*/*;q=0, text/event-stream"}, jsonType, false},
+		{"H-53/equal ranges: the lower weight wins", []string{"application/json, application/json;q=0"}, jsonType, false},
+		{"H-53/equal ranges across lines", []string{"application/json;q=0", "application/json;q=1"}, jsonType, false},
+		{"H-53/q above 1 makes the element admit nothing", []string{"application/json;q=2"}, jsonType, false},
+		{"H-53/q=1.001 is malformed", []string{"application/json;q=1.001"}, jsonType, false},
+		{"H-53/four decimals are malformed", []string{"application/json;q=0.1234"}, jsonType, false},
+		{"H-53/quoted q is malformed", []string{`application/json;q="0.5"`}, jsonType, false},
+		{"H-53/spaces around = are malformed", []string{"application/json; q = 0.5"}, jsonType, false},
+		{"H-53/parameter after the weight is malformed", []string{"text/event-stream;q=0.5;x=y"}, sseType, false},
+		{"H-53/a malformed q=0 does not exclude", []string{"application/json;q=0;x, application/json"}, jsonType, true},
+		{"H-53/malformed element leaves the others", []string{"bad, application/json"}, jsonType, true},
+		{"H-53/*/subtype is no range", []string{"*/json, text/event-stream"}, jsonType, false},
+		{"H-53/*/subtype leaves the others", []string{"*/json, text/event-stream"}, sseType, true},
+		{"H-53/type without subtype", []string{"application"}, jsonType, false},
+		{"H-53/trailing slash", []string{"application/"}, jsonType, false},
+		{"H-53/empty elements are skipped", []string{",, ,application/json,"}, jsonType, true},
+		{"H-53/comma inside a quoted parameter", []string{`text/plain;x="a,b", application/json`}, jsonType, true},
+		{"H-53/unterminated quote swallows the rest", []string{`text/plain;x="a, application/json`}, jsonType, false},
+		{"H-53/junk between elements", []string{"application/json text/event-stream"}, jsonType, false},
+		{"H-53/range parameters must be in the type", []string{"application/json;charset=utf-8"}, jsonType, false},
+		{"H-54/range parameters compare case-insensitively", []string{"text/plain;Format=Flowed"}, `text/plain;format="flowed"`, true},
+		{"H-53/type may carry more parameters than the range", []string{"application/json"}, "application/json;charset=utf-8", true},
+		{"H-53/range with parameters is more specific", []string{"application/json;level=1;q=0, application/json"}, "application/json;level=1", false},
+		{"H-53/range with parameters is more specific, listed last", []string{"application/json, application/json;level=1;q=0"}, "application/json;level=1", false},
+		{"H-53/range with more parameters is more specific", []string{"text/plain;a=1;q=0, text/plain;a=1;b=2"}, "text/plain;b=2;a=1", true},
+		{"H-53/range with parameters skips other types", []string{"application/json;level=1;q=0, application/json"}, jsonType, true},
+		{"H-53/malformed mediaType argument", []string{"*/*"}, "application", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			raw := "GET / HTTP/1.1\r\nHost: a\r\n"
+			for _, a := range c.accept {
+				raw += "Accept: " + a + "\r\n"
+			}
+			var req Request
+			if _, err := Parse([]byte(raw+"\r\n"), 0, DefaultLimits(), &req); err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if got := req.Accepts(c.mediaType); got != c.want {
+				t.Errorf("Accepts(%q) with Accept %q = %v, want %v", c.mediaType, c.accept, got, c.want)
+			}
+		})
+	}
+}
+
+func TestContentTypeIs(t *testing.T) {
+	cases := []struct {
+		name  string
+		value string
+		want  bool
+	}{
+		{"T-P01/exact", "application/json", true},
+		{"H-54/case-insensitive", "Application/JSON", true},
+		{"T-P01/charset=utf-8", "application/json;charset=utf-8", true},
+		{"H-54/charset value case-insensitive", "application/json; charset=UTF-8", true},
+		{"H-54/charset name case-insensitive", "application/json; Charset=utf-8", true},
+		{"H-56/quoted charset", `application/json;charset="utf-8"`, true},
+		{"H-56/quoted-pair inside charset", `application/json;charset="ut\f-8"`, true},
+		{"T-P01/other parameters allowed", "application/json;foo=bar;x=\"a b\"", true},
+		{"T-P01/empty parameter allowed", "application/json;", true},
+		{"T-P01/OWS before the semicolon", "application/json \t; charset=utf-8", true},
+		{"T-P01/charset latin1", "application/json;charset=latin1", false},
+		{"T-P01/charset utf8 without hyphen", "application/json;charset=utf8", false},
+		{"T-P01/second charset not utf-8", "application/json;charset=utf-8;charset=latin1", false},
+		{"T-P01/spaces around =", "application/json; charset = utf-8", false},
+		{"T-P01/empty parameter value", "application/json;charset=", false},
+		{"T-P01/parameter without =", "application/json;charset", false},
+		{"T-P01/unterminated quote", `application/json;x="abc`, false},
+		{"T-P01/backslash ending a quote", `application/json;x="abc\`, false},
+		{"T-P01/parameter without semicolon", "application/json charset=utf-8", false},
+		{"T-P01/another type", "text/plain", false},
+		{"T-P01/a longer subtype", "application/json-patch+json", false},
+		{"T-P01/a prefix", "application/jso", false},
+		{"T-P01/no subtype", "application", false},
+		{"T-P01/empty", "", false},
+		{"T-P01/wildcard is no media type", "*/*", false},
+		{"T-P01/a list is no media type", "application/json, text/plain", false},
+		{"T-P01/leading OWS", " application/json", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := ContentTypeIs([]byte(c.value), jsonType); got != c.want {
+				t.Errorf("ContentTypeIs(%q, %q) = %v, want %v", c.value, jsonType, got, c.want)
+			}
+		})
+	}
+	t.Run("T-P01/malformed mediaType argument", func(t *testing.T) {
+		if ContentTypeIs([]byte("application/json"), "application json") {
+			t.Error("got true, want false")
+		}
+	})
+}
+
+func TestParseQvalue(t *testing.T) {
+	valid := map[string]int{"0": 0, "0.": 0, "0.5": 500, "0.25": 250, "0.125": 125, "1": 1000, "1.": 1000, "1.0": 1000, "1.000": 1000}
+	for v, want := range valid {
+		if got, ok := parseQvalue([]byte(v)); !ok || got != want {
+			t.Errorf("H-53/parseQvalue(%q) = %d, %v; want %d, true", v, got, ok, want)
+		}
+	}
+	for _, v := range strings.Fields(`"" 2 00 01 .5 0.0000 1.5 1.01 0,5 0.a -0 +1`) {
+		if v == `""` {
+			v = ""
+		}
+		if got, ok := parseQvalue([]byte(v)); ok {
+			t.Errorf("H-53/parseQvalue(%q) = %d, true; want false", v, got)
+		}
+	}
+}

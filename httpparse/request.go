@@ -1,0 +1,226 @@
+package httpparse
+
+import "iter"
+
+// Method is a request method the server knows by name (RFC 9110 §9.3,
+// RFC 5789 for PATCH). Any other valid token parses as MethodUnknown; the
+// server answers it with 501 (H-10, H-P12).
+type Method uint8
+
+const (
+	MethodUnknown Method = iota
+	MethodGET
+	MethodHEAD
+	MethodPOST
+	MethodPUT
+	MethodDELETE
+	MethodCONNECT
+	MethodOPTIONS
+	MethodTRACE
+	MethodPATCH
+)
+
+var methodNames = [...]string{
+	MethodUnknown: "unknown",
+	MethodGET:     "GET",
+	MethodHEAD:    "HEAD",
+	MethodPOST:    "POST",
+	MethodPUT:     "PUT",
+	MethodDELETE:  "DELETE",
+	MethodCONNECT: "CONNECT",
+	MethodOPTIONS: "OPTIONS",
+	MethodTRACE:   "TRACE",
+	MethodPATCH:   "PATCH",
+}
+
+// String returns the method's token, or "unknown" for MethodUnknown, so a
+// log line never carries the client's own method bytes.
+func (m Method) String() string {
+	if int(m) < len(methodNames) {
+		return methodNames[m]
+	}
+	return methodNames[MethodUnknown]
+}
+
+// lookupMethod matches case-sensitively: "post" is not POST (RFC 9110 §9.1).
+func lookupMethod(token []byte) Method {
+	switch string(token) { // the conversion does not allocate in a switch
+	case "GET":
+		return MethodGET
+	case "HEAD":
+		return MethodHEAD
+	case "POST":
+		return MethodPOST
+	case "PUT":
+		return MethodPUT
+	case "DELETE":
+		return MethodDELETE
+	case "CONNECT":
+		return MethodCONNECT
+	case "OPTIONS":
+		return MethodOPTIONS
+	case "TRACE":
+		return MethodTRACE
+	case "PATCH":
+		return MethodPATCH
+	}
+	return MethodUnknown
+}
+
+// Field is one header field line. Both slices alias the buffer passed to
+// Parse; Value has its surrounding OWS removed (RFC 9112 §5.1).
+type Field struct{ Name, Value []byte }
+
+// Singleton names a field that may appear at most once (H-P05): a second
+// line is a 400 even when both carry the same value.
+type Singleton uint8
+
+const (
+	SingletonHost Singleton = iota
+	SingletonContentLength
+	SingletonContentType
+	SingletonAuthorization
+	SingletonOrigin
+	SingletonSessionID       // Mcp-Session-Id (MCP 2025-11-25 Transports §2.5)
+	SingletonProtocolVersion // MCP-Protocol-Version (Transports §2.7)
+	SingletonLastEventID     // Last-Event-ID (WHATWG HTML §9.2.4)
+	SingletonExpect
+	singletonCount
+)
+
+// nameClass is what the scanner records about a field name: a singleton,
+// one of the two list fields the parser interprets itself, or other.
+type nameClass uint8
+
+const (
+	classOther nameClass = iota
+	classSingleton
+	classTransferEncoding
+	classConnection
+)
+
+// classifyName matches names case-insensitively (RFC 9110 §5.1), switching
+// on the length first so most names cost one comparison at most.
+func classifyName(name []byte) (nameClass, Singleton) {
+	switch len(name) {
+	case 4:
+		if equalFold(name, "host") {
+			return classSingleton, SingletonHost
+		}
+	case 6:
+		if equalFold(name, "origin") {
+			return classSingleton, SingletonOrigin
+		}
+		if equalFold(name, "expect") {
+			return classSingleton, SingletonExpect
+		}
+	case 10:
+		if equalFold(name, "connection") {
+			return classConnection, 0
+		}
+	case 12:
+		if equalFold(name, "content-type") {
+			return classSingleton, SingletonContentType
+		}
+	case 13:
+		if equalFold(name, "authorization") {
+			return classSingleton, SingletonAuthorization
+		}
+		if equalFold(name, "last-event-id") {
+			return classSingleton, SingletonLastEventID
+		}
+	case 14:
+		if equalFold(name, "content-length") {
+			return classSingleton, SingletonContentLength
+		}
+		if equalFold(name, "mcp-session-id") {
+			return classSingleton, SingletonSessionID
+		}
+	case 17:
+		if equalFold(name, "transfer-encoding") {
+			return classTransferEncoding, 0
+		}
+	case 20:
+		if equalFold(name, "mcp-protocol-version") {
+			return classSingleton, SingletonProtocolVersion
+		}
+	}
+	return classOther, 0
+}
+
+// Request is one parsed request head. Parse fills it in place, so a
+// connection reuses one Request for every request it reads and parsing
+// allocates nothing. Every slice aliases the buffer given to Parse and is
+// valid only while that buffer is unchanged. Pass it by pointer: Fields
+// points into the Request's own array, so a copy would share it.
+type Request struct {
+	Method         Method
+	MethodToken    []byte  // the raw method token; never echo it
+	Path           []byte  // origin-form target, validated, no query
+	Fields         []Field // in arrival order
+	ContentLength  int64   // 0 when absent
+	ExpectContinue bool    // Expect: 100-continue
+	Close          bool    // Connection lists "close"
+
+	fields     [MaxFieldsCap]Field
+	spans      [MaxFieldsCap]fieldSpan
+	singletons [singletonCount]uint8 // 1 + index into fields; 0 when absent
+	hasTE      bool                  // some line is Transfer-Encoding
+	hasConn    bool                  // some line is Connection
+	scan       scanState
+}
+
+// fieldSpan records a field line by offsets, not slices: when the caller
+// grows its buffer between two calls the bytes may move, so the slices
+// are cut from the final buffer once the head is complete.
+type fieldSpan struct{ nameStart, nameEnd, valueStart, valueEnd int }
+
+func (r *Request) reset() {
+	r.Method = MethodUnknown
+	r.MethodToken, r.Path, r.Fields = nil, nil, r.fields[:0]
+	r.ContentLength, r.ExpectContinue, r.Close = 0, false, false
+	r.singletons = [singletonCount]uint8{}
+	r.hasTE, r.hasConn = false, false
+	r.scan = scanState{}
+}
+
+// Get returns the value of a singleton field.
+func (r *Request) Get(s Singleton) (value []byte, ok bool) {
+	if s >= singletonCount || r.singletons[s] == 0 {
+		return nil, false
+	}
+	return r.Fields[r.singletons[s]-1].Value, true
+}
+
+// Values yields the value of every line named name (case-insensitive), in
+// arrival order; list fields such as Accept may repeat (RFC 9110 §5.3).
+func (r *Request) Values(name string) iter.Seq[[]byte] {
+	return func(yield func([]byte) bool) {
+		for _, f := range r.Fields {
+			if equalFold(f.Name, name) && !yield(f.Value) {
+				return
+			}
+		}
+	}
+}
+
+// AppendTo appends the head in canonical form: the request line, each
+// field as "Name: value" in arrival order, and the empty line. Parsing the
+// result yields the same Request (the fuzz round trip); the raw client
+// builds requests with it.
+func (r *Request) AppendTo(dst []byte) []byte {
+	dst = append(dst, r.MethodToken...)
+	dst = append(dst, ' ')
+	dst = append(dst, r.Path...)
+	dst = append(dst, " HTTP/1.1\r\n"...)
+	for _, f := range r.Fields {
+		dst = append(dst, f.Name...)
+		dst = append(dst, ':')
+		if len(f.Value) > 0 {
+			dst = append(dst, ' ')
+			dst = append(dst, f.Value...)
+		}
+		dst = append(dst, "\r\n"...)
+	}
+	return append(dst, "\r\n"...)
+}
