@@ -1,0 +1,168 @@
+package wire
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strconv"
+	"strings"
+	"time"
+
+	"rawmcp/httpparse"
+)
+
+// Client is the raw HTTP/1.1 client of tests, the demo and the attacks: it
+// writes exactly the bytes it is given and parses what comes back with
+// httpparse's response parser, so nothing between the caller and the wire
+// adds, reorders or repairs a byte.
+type Client struct {
+	Addr    string
+	Timeout time.Duration // per round trip, default 5 s
+	Limits  httpparse.ResponseLimits
+
+	nc  net.Conn
+	buf []byte
+	eof bool
+}
+
+// NewClient returns a client for a server at addr ("127.0.0.1:port").
+func NewClient(addr string) *Client {
+	return &Client{Addr: addr, Timeout: 5 * time.Second, Limits: httpparse.DefaultResponseLimits()}
+}
+
+// Request is a request written readably; Bytes renders it with CRLF line
+// ends, the header fields in the given order, and Content-Length for a
+// non-nil Body unless a field of that name is given.
+type Request struct {
+	Method string
+	Path   string
+	Header [][2]string
+	Body   []byte
+}
+
+// Bytes renders the request as wire bytes.
+func (r Request) Bytes() []byte {
+	b := make([]byte, 0, 256+len(r.Body))
+	b = append(b, r.Method...)
+	b = append(b, ' ')
+	b = append(b, r.Path...)
+	b = append(b, " HTTP/1.1\r\n"...)
+	hasLength := false
+	for _, h := range r.Header {
+		if strings.EqualFold(h[0], "Content-Length") {
+			hasLength = true
+		}
+		b = append(b, h[0]...)
+		b = append(b, ": "...)
+		b = append(b, h[1]...)
+		b = append(b, "\r\n"...)
+	}
+	if r.Body != nil && !hasLength {
+		b = append(b, "Content-Length: "...)
+		b = strconv.AppendInt(b, int64(len(r.Body)), 10)
+		b = append(b, "\r\n"...)
+	}
+	b = append(b, "\r\n"...)
+	return append(b, r.Body...)
+}
+
+// ErrClosed reports a connection the server closed before a whole response.
+var ErrClosed = errors.New("wire: connection closed before a complete response")
+
+// Do sends raw (one request, or several pipelined) and reads one response,
+// reusing the connection while the server keeps it. A 100 Continue is
+// skipped. noBody says the request was HEAD.
+func (c *Client) Do(raw []byte, noBody bool) (*httpparse.Response, error) {
+	if err := c.Send(raw); err != nil {
+		return nil, err
+	}
+	for {
+		resp, err := c.Read(noBody)
+		if err != nil || resp.Status != 100 {
+			return resp, err
+		}
+	}
+}
+
+// Send writes raw bytes, dialling first if needed.
+func (c *Client) Send(raw []byte) error {
+	if c.nc == nil {
+		nc, err := net.DialTimeout("tcp", c.Addr, c.timeout())
+		if err != nil {
+			return fmt.Errorf("wire: dial: %w", err)
+		}
+		c.nc, c.buf, c.eof = nc, c.buf[:0], false
+	}
+	c.nc.SetWriteDeadline(time.Now().Add(c.timeout()))
+	_, err := c.nc.Write(raw)
+	return err
+}
+
+// Read reads one response from the connection (pipelined responses come
+// out one per call, in order).
+func (c *Client) Read(noBody bool) (*httpparse.Response, error) {
+	if c.nc == nil {
+		return nil, ErrClosed
+	}
+	c.nc.SetReadDeadline(time.Now().Add(c.timeout()))
+	for {
+		resp, n, err := httpparse.ParseResponse(c.buf, noBody, c.eof, c.Limits)
+		if err == nil {
+			c.buf = c.buf[:copy(c.buf, c.buf[n:])]
+			if resp.Close {
+				c.Close()
+			}
+			return &resp, nil
+		}
+		if err != httpparse.ErrNeedMore {
+			c.Close()
+			return nil, err
+		}
+		if c.eof {
+			c.Close()
+			return nil, ErrClosed
+		}
+		if err := c.fill(); err != nil {
+			return nil, err
+		}
+	}
+}
+
+func (c *Client) fill() error {
+	if cap(c.buf)-len(c.buf) < 4096 {
+		grown := make([]byte, len(c.buf), 2*cap(c.buf)+4096)
+		copy(grown, c.buf)
+		c.buf = grown
+	}
+	n, err := c.nc.Read(c.buf[len(c.buf):cap(c.buf)])
+	c.buf = c.buf[:len(c.buf)+n]
+	if errors.Is(err, io.EOF) {
+		c.eof = true
+		return nil
+	}
+	if err != nil && n == 0 {
+		c.Close()
+		return err
+	}
+	return nil
+}
+
+// Closed reports whether the connection is gone (the server closed it or
+// Close was called); the next Send dials again.
+func (c *Client) Closed() bool { return c.nc == nil }
+
+// Close closes the connection.
+func (c *Client) Close() {
+	if c.nc != nil {
+		c.nc.Close()
+		c.nc = nil
+	}
+}
+
+func (c *Client) timeout() time.Duration {
+	if c.Timeout <= 0 {
+		return 5 * time.Second
+	}
+	return c.Timeout
+}

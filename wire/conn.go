@@ -1,0 +1,276 @@
+package wire
+
+import (
+	"errors"
+	"io"
+	"net"
+	"sync/atomic"
+	"time"
+
+	"rawmcp/httpparse"
+)
+
+// conn is one client connection. Its loop: wait for a request's first byte
+// holding no buffer, take a buffer, read and parse the head, pass the gate,
+// answer, keep the connection only after a 2xx (pipelined bytes stay for
+// the next request), and close in stages after any 4xx/5xx.
+type conn struct {
+	srv   *Server
+	nc    net.Conn
+	id    uint64
+	// first takes the idle read: a waiting connection holds these bytes,
+	// not a request buffer. They fit a usual MCP request head, so the
+	// request rarely needs a second read.
+	first [firstReadSize]byte
+	space *requestSpace
+	// filled is how many bytes of space.buf hold unparsed input.
+	filled int
+	idle   atomic.Bool
+}
+
+// requestSpace is what a request in progress needs, pooled so that an idle
+// connection costs only its goroutine and this struct's pointer.
+type requestSpace struct {
+	buf   []byte
+	req   httpparse.Request
+	event []byte // an SSE answer's body, before it is copied into out
+	out   []byte
+}
+
+// errSilentClose ends a connection without an answer: the peer closed or
+// went quiet before sending a byte of a request.
+var errSilentClose = errors.New("wire: close without answer")
+
+func (c *conn) serve() {
+	defer c.release()
+	defer c.nc.Close()
+	for c.awaitRequest() {
+		if !c.serveRequest() {
+			return
+		}
+	}
+}
+
+// awaitRequest waits for the first byte of the next request, or uses bytes a
+// pipelining client already sent. An idle keep-alive connection waits at
+// most IdleTimeout, and its timeout closes silently.
+func (c *conn) awaitRequest() bool {
+	if c.filled > 0 {
+		return true
+	}
+	c.releaseSpace()
+	c.idle.Store(true)
+	c.nc.SetReadDeadline(c.srv.cfg.Now().Add(c.srv.cfg.IdleTimeout))
+	if c.srv.isShuttingDown() {
+		return false
+	}
+	n, err := c.nc.Read(c.first[:])
+	c.idle.Store(false)
+	if n == 0 || err != nil && n == 0 {
+		return false
+	}
+	c.takeSpace()
+	c.filled = copy(c.space.buf, c.first[:n])
+	return true
+}
+
+// firstReadSize is what an idle connection reads into before it takes a
+// request buffer: 1 KiB holds a usual MCP request whole (about 350 bytes
+// with a bearer token and a session), so the request costs one read,
+// not two, and an idle connection costs 1 KiB more.
+const firstReadSize = 1 << 10
+
+// wakeIfIdle makes a connection blocked in its idle read return at once
+// (graceful shutdown); a connection inside a request is left to finish.
+func (c *conn) wakeIfIdle() {
+	if c.idle.Load() {
+		c.nc.SetReadDeadline(time.Unix(1, 0))
+	}
+}
+
+func (c *conn) takeSpace() {
+	if c.space == nil {
+		c.space = c.srv.spaces.Get().(*requestSpace)
+	}
+}
+
+func (c *conn) releaseSpace() {
+	if c.space != nil && c.filled == 0 {
+		c.space.req = httpparse.Request{}
+		c.space.out = c.space.out[:0]
+		c.srv.spaces.Put(c.space)
+		c.space = nil
+	}
+}
+
+func (c *conn) release() {
+	c.filled = 0
+	c.releaseSpace()
+}
+
+// serveRequest reads, answers and accounts for one request. It reports
+// whether the connection may carry another.
+func (c *conn) serveRequest() bool {
+	s := c.srv
+	// The deadline covers the whole request and is set once, when its
+	// first byte is here: a client trickling a byte a second is cut.
+	c.nc.SetReadDeadline(s.cfg.Now().Add(s.cfg.ReadTimeout))
+	req := &c.space.req
+	headLen, err := c.readHead(req)
+	if err != nil {
+		return c.answerReadError(err)
+	}
+	if s.inFlight.Add(1) > int64(s.cfg.MaxInFlight) {
+		s.inFlight.Add(-1)
+		c.finish(&response{status: 503, headers: []header{{"Retry-After", "1"}}, close: true, rule: "H-gate"}, req)
+		return false
+	}
+	x := exchange{c: c, srv: s, req: req, headLen: headLen, now: s.cfg.Now()}
+	resp := x.handle()
+	s.inFlight.Add(-1)
+	if resp.status == 0 {
+		return false
+	}
+	if req.Close || resp.status >= 400 {
+		resp.close = true
+	}
+	keep := c.finish(&resp, req)
+	if !keep {
+		return false
+	}
+	// Keep what a pipelining client sent after this request.
+	used := headLen + int(req.ContentLength)
+	copy(c.space.buf, c.space.buf[used:c.filled])
+	c.filled -= used
+	return true
+}
+
+// readHead reads until httpparse has a whole head, an error, or the
+// deadline passes. The parser is told how far it already scanned, so a
+// head arriving a byte at a time costs linear work.
+func (c *conn) readHead(req *httpparse.Request) (int, error) {
+	buf := c.space.buf
+	scanned := 0
+	for {
+		n, err := httpparse.Parse(buf[:c.filled], scanned, c.srv.cfg.Limits, req)
+		if err != httpparse.ErrNeedMore {
+			return n, err
+		}
+		scanned = c.filled
+		if c.filled == len(buf) {
+			// Unreachable while the buffer is sized from the limits;
+			// answered, not trusted.
+			return 0, &httpparse.Error{Status: 431, Reason: "buffer full", Offset: c.filled}
+		}
+		if err := c.fill(); err != nil {
+			return 0, err
+		}
+	}
+}
+
+// fill reads once more into the free part of the buffer.
+func (c *conn) fill() error {
+	n, err := c.nc.Read(c.space.buf[c.filled:])
+	c.filled += n
+	if n > 0 {
+		return nil
+	}
+	if err == nil {
+		err = io.ErrNoProgress
+	}
+	return err
+}
+
+// readBody makes sure the whole body, which ends at end, is in the buffer.
+func (c *conn) readBody(end int) error {
+	for c.filled < end {
+		if err := c.fill(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// answerReadError turns a failed read or parse into its answer: a parse
+// error gets its status; a deadline with part of a request in hand gets
+// 408; a peer that closed gets nothing. All of them end the connection.
+func (c *conn) answerReadError(err error) bool {
+	var pe *httpparse.Error
+	switch {
+	case errors.As(err, &pe):
+		c.finish(&response{status: pe.Status, close: true, rule: ruleForParseError(pe)}, nil)
+	case isTimeout(err):
+		c.finish(&response{status: 408, close: true, rule: "H-P08"}, nil)
+	}
+	return false
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// finish writes resp and reports whether the connection stays open. Error
+// answers get their constant body here, so no handler can put request
+// bytes into one.
+func (c *conn) finish(resp *response, req *httpparse.Request) bool {
+	s := c.srv
+	if resp.status >= 400 && resp.body == nil {
+		resp.contentType = "application/json"
+		resp.body = errorBody(resp.status, resp.code())
+	}
+	if req != nil && req.Method == httpparse.MethodHEAD {
+		resp.headRequest = true
+	}
+	if c.space == nil {
+		c.takeSpace()
+	}
+	resp = guarded(resp)
+	out := appendResponse(c.space.out[:0], resp, s.dates.get(s.cfg.Now()))
+	if len(out) > s.cfg.MaxResponse {
+		internal := internalError
+		resp = &internal
+		out = appendResponse(out[:0], resp, s.dates.get(s.cfg.Now()))
+	}
+	c.space.out = out
+	// Report before writing, so a client that has read the answer can
+	// rely on the decision being recorded (traces pair them in order).
+	s.report(c.id, resp)
+	c.nc.SetWriteDeadline(s.cfg.Now().Add(s.cfg.WriteTimeout))
+	_, werr := c.nc.Write(out)
+	if werr != nil {
+		return false
+	}
+	if resp.close {
+		c.closeGracefully()
+		return false
+	}
+	return true
+}
+
+// closeGracefully half-closes and drains a bounded amount, so the client
+// reads the answer instead of a reset caused by unread bytes (RFC 9112
+// §9.6), and nothing it sent after is ever parsed as a request.
+func (c *conn) closeGracefully() {
+	type closeWriter interface{ CloseWrite() error }
+	if cw, ok := c.nc.(closeWriter); ok {
+		cw.CloseWrite()
+		c.nc.SetReadDeadline(c.srv.cfg.Now().Add(drainTimeout))
+		io.CopyN(discard, c.nc, drainLimit)
+	}
+	c.filled = 0
+}
+
+// The drain after an error is bounded in bytes and time, so a client
+// cannot keep the connection by streaming garbage.
+const (
+	drainLimit   = 64 << 10
+	drainTimeout = 500 * time.Millisecond
+)
+
+// refuseOverCapacity answers a connection over MaxConns with 503 and closes.
+func (c *conn) refuseOverCapacity() {
+	defer c.release()
+	defer c.nc.Close()
+	c.finish(&response{status: 503, headers: []header{{"Retry-After", "1"}}, close: true, rule: "H-conns"}, nil)
+}

@@ -1,0 +1,129 @@
+package mcp
+
+import (
+	"bytes"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"rawmcp/state"
+	"rawmcp/wire/jsonrpc"
+)
+
+func TestResourceURI(t *testing.T) {
+	for _, tc := range []struct {
+		name, tenant, want string
+	}{
+		{"T-P/ASCII tenant stays readable", "acme", "kb://tenant/acme"},
+		{"T-P/Unicode is UTF-8 percent-encoded", "Zürich", "kb://tenant/Z%C3%BCrich"},
+		{"T-P/a slash cannot add a segment", "a/b", "kb://tenant/a%2Fb"},
+		{"T-P/a question mark cannot start a query", "a?b", "kb://tenant/a%3Fb"},
+		{"T-P/a hash cannot start a fragment", "a#b", "kb://tenant/a%23b"},
+		{"T-P/a percent sign is itself encoded", "100%", "kb://tenant/100%25"},
+		{"T-P/unreserved marks stay", "a-b.c_d~e", "kb://tenant/a-b.c_d~e"},
+		{"T-P/spaces and sub-delims are encoded", "a b;c", "kb://tenant/a%20b%3Bc"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := ResourceURI(tc.tenant); got != tc.want {
+				t.Errorf("ResourceURI(%q) = %q, want %q", tc.tenant, got, tc.want)
+			}
+		})
+	}
+}
+
+// fixedReader is a deterministic entropy source for session ids in tests.
+type fixedReader struct{ n byte }
+
+func (r *fixedReader) Read(p []byte) (int, error) {
+	for i := range p {
+		r.n++
+		p[i] = r.n
+	}
+	return len(p), nil
+}
+
+func decode(t *testing.T, body string) jsonrpc.Message {
+	t.Helper()
+	m, err := jsonrpc.Decode([]byte(body))
+	if err != nil {
+		t.Fatalf("decode %s: %v", body, err)
+	}
+	return m
+}
+
+// TestPost drives the subset through one session in order; each step
+// names the rule it checks and pins status, body shape and message.
+func TestPost(t *testing.T) {
+	cfg := state.DefaultConfig()
+	cfg.MaxSessions = 1
+	h := &Handler{Table: state.NewTable(cfg, &fixedReader{}), ServerName: "rawmcp", ServerVersion: "test"}
+	owner := state.Owner{Subject: "alice", Tenant: "acme", Revision: 1}
+	now := time.Unix(1_700_000_000, 0)
+	call := func(sid, body string) Reply {
+		return h.Post(Call{Msg: decode(t, body), SessionID: sid, Owner: owner, Now: now})
+	}
+	init := call("", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2026-07-28","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)
+	if init.SessionID == "" || init.Status != 200 {
+		t.Fatalf("initialize = %+v", init)
+	}
+	sid := init.SessionID
+	steps := []struct {
+		name string
+		sid  string
+		body string
+		want Reply
+	}{
+		{"T-P-capacity/a second initialize with the table full fails closed", "",
+			`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`,
+			Reply{Status: 503, Rule: "T-P-capacity"}},
+		{"T-51/initialize without clientInfo is -32602", "",
+			`{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}`,
+			Reply{Status: 200, Body: BodyJSON, Message: []byte(`{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"Invalid params"}}`), Rule: "T-51"}},
+		{"T-P06/resources/list before notifications/initialized is refused", sid,
+			`{"jsonrpc":"2.0","id":2,"method":"resources/list"}`, Reply{Status: 400, Rule: "T-P06"}},
+		{"T-59/ping before notifications/initialized is answered", sid,
+			`{"jsonrpc":"2.0","id":3,"method":"ping"}`,
+			Reply{Status: 200, Body: BodyJSON, Message: []byte(`{"jsonrpc":"2.0","id":3,"result":{}}`), Rule: "T-59"}},
+		{"T-11/notifications/initialized is accepted with 202", sid,
+			`{"jsonrpc":"2.0","method":"notifications/initialized"}`, Reply{Status: 202, Body: BodyNone, Rule: "T-11"}},
+		{"T-P06/a second notifications/initialized is refused", sid,
+			`{"jsonrpc":"2.0","method":"notifications/initialized"}`, Reply{Status: 400, Rule: "T-P06"}},
+		{"T-P06/initialize on a live session is refused", sid,
+			`{"jsonrpc":"2.0","id":4,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`,
+			Reply{Status: 400, Rule: "T-P06"}},
+		{"T-P04/a response is unsolicited", sid, `{"jsonrpc":"2.0","id":5,"result":{}}`, Reply{Status: 400, Rule: "T-P04"}},
+		{"T-12/an unknown notification is refused", sid, `{"jsonrpc":"2.0","method":"notifications/progress"}`, Reply{Status: 400, Rule: "T-12"}},
+		{"T-66/an unknown method is -32601 with its id", sid, `{"jsonrpc":"2.0","id":"q","method":"tools/call"}`,
+			Reply{Status: 200, Body: BodyJSON, Message: []byte(`{"jsonrpc":"2.0","id":"q","error":{"code":-32601,"message":"Method not found"}}`), Rule: "T-66"}},
+		{"T-P07/a request without a session is refused", "", `{"jsonrpc":"2.0","id":6,"method":"resources/list"}`, Reply{Status: 400, Rule: "T-P07"}},
+	}
+	for _, st := range steps {
+		t.Run(st.name, func(t *testing.T) {
+			if diff := cmp.Diff(st.want, call(st.sid, st.body)); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+	t.Run("T-14/resources/list is one SSE event holding the response", func(t *testing.T) {
+		got := call(sid, `{"jsonrpc":"2.0","id":8,"method":"resources/list"}`)
+		want := `{"jsonrpc":"2.0","id":8,"result":{"resources":[{"uri":"kb://tenant/acme","name":"knowledge base","mimeType":"text/plain"}]}}`
+		if got.Status != 200 || got.Body != BodyEvent || got.EventID == "" || !bytes.Equal(got.Message, []byte(want)) {
+			t.Errorf("reply = %+v, message %s", got, got.Message)
+		}
+	})
+	t.Run("T-P10/another owner's session is not found", func(t *testing.T) {
+		other := owner
+		other.Revision = 2
+		got := h.Post(Call{Msg: decode(t, `{"jsonrpc":"2.0","id":9,"method":"ping"}`), SessionID: sid, Owner: other, Now: now})
+		if diff := cmp.Diff(Reply{Status: 404, Rule: "T-43"}, got); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+	})
+	t.Run("T-53/the result declares only resources with listChanged", func(t *testing.T) {
+		want := `{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"resources":{"listChanged":true}},"serverInfo":{"name":"rawmcp","version":"test"}}}`
+		if diff := cmp.Diff(want, string(init.Message)); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+	})
+}

@@ -1,0 +1,161 @@
+package wire
+
+import (
+	"strconv"
+	"sync/atomic"
+	"time"
+)
+
+// header is one response field. Only appendResponse turns headers into
+// bytes, and it refuses any value with CR, LF or NUL (H-P10), so nothing a
+// handler computes can split a response.
+type header struct{ name, value string }
+
+// response is everything needed to write one answer.
+type response struct {
+	status      int
+	contentType string
+	headers     []header // extra fields: Allow, WWW-Authenticate, Mcp-Session-Id, ...
+	body        []byte
+	close       bool // Connection: close, then the connection is closed
+	headRequest bool // the request was HEAD: framing headers as for GET, no body (RFC 9110 §9.3.2)
+	rule        string
+	rpcCode     int // JSON-RPC code of the constant error body; 0 means codeHTTPError
+}
+
+func (r *response) code() int {
+	if r.rpcCode == 0 {
+		return codeHTTPError
+	}
+	return r.rpcCode
+}
+
+// statusText holds the reason phrases rawmcp emits.
+var statusText = map[int]string{
+	100: "Continue", 200: "OK", 202: "Accepted", 204: "No Content",
+	400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
+	405: "Method Not Allowed", 406: "Not Acceptable", 408: "Request Timeout",
+	411: "Length Required", 413: "Content Too Large", 414: "URI Too Long",
+	415: "Unsupported Media Type", 417: "Expectation Failed",
+	431: "Request Header Fields Too Large", 500: "Internal Server Error",
+	501: "Not Implemented", 503: "Service Unavailable", 505: "HTTP Version Not Supported",
+}
+
+// JSON-RPC codes of the constant error bodies. -32000 is the
+// implementation-defined range the TypeScript SDK also uses for HTTP-level
+// refusals; -32001 is its "session not found".
+const (
+	codeHTTPError       = -32000
+	codeSessionNotFound = -32001
+	codeParseError      = -32700
+	codeInvalidRequest  = -32600
+)
+
+// errorBody returns the constant body of an error answer: a JSON-RPC error
+// without id (T-05, T-13). It never contains request bytes.
+func errorBody(status, code int) []byte {
+	msg := statusText[status]
+	switch {
+	case status == 406:
+		// H-46: name the representations that are available.
+		msg = "Not Acceptable: use Accept: application/json, text/event-stream"
+	case code == codeSessionNotFound:
+		msg = "Session not found"
+	case code == codeParseError:
+		msg = "Parse error"
+	case code == codeInvalidRequest:
+		msg = "Invalid Request"
+	}
+	return []byte(`{"jsonrpc":"2.0","error":{"code":` + strconv.Itoa(code) + `,"message":"` + msg + `"}}`)
+}
+
+// validHeaderValue is the H-P10 guard: field-value bytes may be HTAB, SP,
+// VCHAR or obs-text, never CR, LF, NUL or another control byte.
+func validHeaderValue(v string) bool {
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c < 0x20 && c != '\t' || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// internalError is written instead of a response whose header values
+// failed the H-P10 guard.
+var internalError = response{status: 500, contentType: "application/json", body: errorBody(500, codeHTTPError), close: true, rule: "internal"}
+
+// guarded returns r, or the constant 500 (which closes the connection) if
+// any of r's header values fails the H-P10 check. The caller writes, logs
+// and closes by what it returns, so a refused response is refused whole.
+func guarded(r *response) *response {
+	for _, h := range r.headers {
+		if !validHeaderValue(h.value) {
+			internal := internalError
+			return &internal
+		}
+	}
+	return r
+}
+
+// appendResponse serialises r, which guarded has passed. Every response
+// carries Date (H-43), Cache-Control: no-store, and explicit framing:
+// Content-Length, except on 1xx and 204 (H-47); Connection: close when the
+// connection will close.
+func appendResponse(dst []byte, r *response, date []byte) []byte {
+	dst = append(dst, "HTTP/1.1 "...)
+	dst = strconv.AppendInt(dst, int64(r.status), 10)
+	dst = append(dst, ' ')
+	dst = append(dst, statusText[r.status]...)
+	dst = append(dst, "\r\nDate: "...)
+	dst = append(dst, date...)
+	dst = append(dst, "\r\nCache-Control: no-store\r\n"...)
+	if r.contentType != "" {
+		dst = append(dst, "Content-Type: "...)
+		dst = append(dst, r.contentType...)
+		dst = append(dst, "\r\n"...)
+	}
+	for _, h := range r.headers {
+		dst = append(dst, h.name...)
+		dst = append(dst, ": "...)
+		dst = append(dst, h.value...)
+		dst = append(dst, "\r\n"...)
+	}
+	if r.status >= 200 && r.status != 204 {
+		dst = append(dst, "Content-Length: "...)
+		dst = strconv.AppendInt(dst, int64(len(r.body)), 10)
+		dst = append(dst, "\r\n"...)
+	}
+	if r.close {
+		dst = append(dst, "Connection: close\r\n"...)
+	}
+	dst = append(dst, "\r\n"...)
+	if !r.headRequest && r.status != 204 {
+		dst = append(dst, r.body...)
+	}
+	return dst
+}
+
+// continueResponse is the interim answer to Expect: 100-continue (H-P13).
+var continueResponse = []byte("HTTP/1.1 100 Continue\r\n\r\n")
+
+// dateCache formats the IMF-fixdate (RFC 9110 §5.6.7) once per second
+// instead of once per response.
+type dateCache struct {
+	v atomic.Pointer[dateStamp]
+}
+
+type dateStamp struct {
+	unix int64
+	text []byte
+}
+
+func (d *dateCache) get(now time.Time) []byte {
+	sec := now.Unix()
+	if s := d.v.Load(); s != nil && s.unix == sec {
+		return s.text
+	}
+	s := &dateStamp{unix: sec, text: now.UTC().AppendFormat(nil, "Mon, 02 Jan 2006 15:04:05 GMT")}
+	d.v.Store(s)
+	return s.text
+}

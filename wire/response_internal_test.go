@@ -1,0 +1,76 @@
+package wire
+
+import (
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var testDate = []byte("Mon, 30 Nov 2026 03:00:00 GMT")
+
+// TestAppendResponse pins the exact bytes the writer produces.
+func TestAppendResponse(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		r    response
+		want string
+	}{
+		{"H-49/202 is framed with Content-Length: 0",
+			response{status: 202},
+			"HTTP/1.1 202 Accepted\r\nDate: Mon, 30 Nov 2026 03:00:00 GMT\r\nCache-Control: no-store\r\nContent-Length: 0\r\n\r\n"},
+		{"H-47/204 has no Content-Length and no body",
+			response{status: 204, body: []byte("ignored")},
+			"HTTP/1.1 204 No Content\r\nDate: Mon, 30 Nov 2026 03:00:00 GMT\r\nCache-Control: no-store\r\n\r\n"},
+		{"H-40/an error closes and says so",
+			response{status: 400, contentType: "application/json", body: []byte("{}"), close: true},
+			"HTTP/1.1 400 Bad Request\r\nDate: Mon, 30 Nov 2026 03:00:00 GMT\r\nCache-Control: no-store\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}"},
+		{"RFC 9110 §9.3.2/a HEAD answer has the framing of GET and no body",
+			response{status: 405, headers: []header{{"Allow", "GET"}}, body: []byte("abc"), headRequest: true},
+			"HTTP/1.1 405 Method Not Allowed\r\nDate: Mon, 30 Nov 2026 03:00:00 GMT\r\nCache-Control: no-store\r\nAllow: GET\r\nContent-Length: 3\r\n\r\n"},
+		{"H-P10/a header value with CR LF becomes a 500, never a split response",
+			response{status: 200, headers: []header{{"Mcp-Session-Id", "x\r\nSet-Cookie: a=b"}}, body: []byte("ok")},
+			"HTTP/1.1 500 Internal Server Error\r\nDate: Mon, 30 Nov 2026 03:00:00 GMT\r\nCache-Control: no-store\r\nContent-Type: application/json\r\nContent-Length: 75\r\nConnection: close\r\n\r\n" + `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Internal Server Error"}}`},
+		{"H-P10/a NUL in a header value is refused too",
+			response{status: 200, headers: []header{{"WWW-Authenticate", "a\x00b"}}},
+			"HTTP/1.1 500 Internal Server Error\r\nDate: Mon, 30 Nov 2026 03:00:00 GMT\r\nCache-Control: no-store\r\nContent-Type: application/json\r\nContent-Length: 75\r\nConnection: close\r\n\r\n" + `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Internal Server Error"}}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := tc.r
+			if diff := cmp.Diff(tc.want, string(appendResponse(nil, guarded(&r), testDate))); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestDateFormat checks H-43's IMF-fixdate and that the cache follows the clock.
+func TestDateFormat(t *testing.T) {
+	var d dateCache
+	now := time.Date(1994, 11, 6, 8, 49, 37, 0, time.FixedZone("X", 3600))
+	if got := string(d.get(now)); got != "Sun, 06 Nov 1994 07:49:37 GMT" {
+		t.Errorf("date = %q", got)
+	}
+	if got := string(d.get(now.Add(time.Second))); got != "Sun, 06 Nov 1994 07:49:38 GMT" {
+		t.Errorf("next second = %q", got)
+	}
+}
+
+// TestRulesExplained keeps rules.go complete: every rule the server can
+// report has a one-line explanation for traces.
+func TestRulesExplained(t *testing.T) {
+	for id, why := range rules {
+		if why == "" {
+			t.Errorf("rule %s has no explanation", id)
+		}
+	}
+	for _, id := range []string{"T-P15", "T-P16", "H-P11", "H-P12", "T-P02", "T-P01", "H-35", "T-P13", "T-P03",
+		"A-08", "A-10", "A-P02", "A-14", "A-tenant", "T-P05", "T-P08", "T-42", "T-P09", "T-43", "T-P06",
+		"T-P07", "T-P04", "T-12", "T-P11", "S-P01", "T-P-capacity", "T-11", "T-53", "T-59", "T-14", "T-66",
+		"T-68", "T-51", "T-25", "T-45", "A-P06", "A-23", "H-P08", "H-P07", "H-50", "H-52", "H-P06", "H-P03",
+		"H-gate", "H-conns", "internal"} {
+		if rules[id] == "" {
+			t.Errorf("rule %s is used by the server but not explained", id)
+		}
+	}
+}

@@ -1,0 +1,261 @@
+package wire
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/netip"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"rawmcp/httpparse"
+	"rawmcp/policy"
+	"rawmcp/state"
+	"rawmcp/wire/mcp"
+)
+
+// Config holds a Server's collaborators and budgets. NewConfig fills the
+// profile's defaults; the Policy and the session Table are the caller's.
+type Config struct {
+	Policy   *policy.Policy
+	Sessions *state.Table
+	Limits   httpparse.Limits
+
+	// ReadTimeout bounds a whole request, head and body, from its first
+	// byte (H-P08): 2 s.
+	ReadTimeout time.Duration
+	// IdleTimeout bounds a keep-alive connection waiting for its next
+	// request. It must exceed SSERetry: a client that obeys the priming
+	// event's retry reuses its connection exactly then, and a server that
+	// closes at that moment loses the request (RFC 9112 §9.5; the
+	// TypeScript SDK's fetch does not resend). 5 s.
+	IdleTimeout time.Duration
+	// WriteTimeout bounds writing one response.
+	WriteTimeout time.Duration
+	// MaxInFlight is how many requests may be in processing (from a
+	// complete head to a written response); the next gets 503 at once.
+	MaxInFlight int
+	// MaxConns caps open connections, so idle ones cannot pile up either.
+	MaxConns int
+	// SSERetry is the retry the priming event of a GET stream carries:
+	// clients poll at that pace for as long as the session lives.
+	SSERetry time.Duration
+	// MaxResponse is the largest response this server will write (64 KiB).
+	MaxResponse int
+
+	Now    func() time.Time
+	Logger *slog.Logger
+	// OnDecision, if set, is called after each response with the rule that
+	// decided it (traces print it). It must not block.
+	OnDecision func(Decision)
+}
+
+// Decision reports one answered request: its status and the rule behind it.
+type Decision struct {
+	Status int
+	Rule   Rule
+}
+
+// NewConfig returns the profile's defaults around p and t.
+func NewConfig(p *policy.Policy, t *state.Table) Config {
+	return Config{
+		Policy:       p,
+		Sessions:     t,
+		Limits:       httpparse.DefaultLimits(),
+		ReadTimeout:  2 * time.Second,
+		IdleTimeout:  5 * time.Second,
+		WriteTimeout: 2 * time.Second,
+		MaxInFlight:  64,
+		MaxConns:     512,
+		SSERetry:     2 * time.Second,
+		MaxResponse:  64 << 10,
+		Now:          time.Now,
+		Logger:       slog.New(slog.DiscardHandler),
+	}
+}
+
+// Server answers HTTP/1.1 on connections handed to Serve.
+type Server struct {
+	cfg      Config
+	mcp      mcp.Handler
+	dates    dateCache
+	spaces   sync.Pool // *requestSpace, taken when a request begins
+	inFlight atomic.Int64
+	conns    atomic.Int64
+	nextConn atomic.Uint64
+
+	mu       sync.Mutex
+	closing  bool
+	ln       net.Listener
+	active   map[*conn]struct{}
+	wg       sync.WaitGroup
+	shutdown chan struct{}
+}
+
+// ServerName and ServerVersion are reported in InitializeResult.serverInfo.
+const (
+	ServerName    = "rawmcp"
+	ServerVersion = "0.1.0"
+)
+
+// NewServer checks cfg and returns a Server.
+func NewServer(cfg Config) (*Server, error) {
+	if cfg.Policy == nil || cfg.Sessions == nil {
+		return nil, errors.New("wire: Config needs a Policy and a session Table")
+	}
+	if cfg.Now == nil || cfg.Logger == nil {
+		return nil, errors.New("wire: Config needs Now and Logger (use NewConfig)")
+	}
+	if cfg.ReadTimeout <= 0 || cfg.WriteTimeout <= 0 || cfg.MaxInFlight <= 0 || cfg.MaxConns <= 0 || cfg.MaxResponse <= 0 {
+		return nil, errors.New("wire: every limit in Config must be positive")
+	}
+	if cfg.IdleTimeout <= cfg.SSERetry {
+		return nil, errors.New("wire: IdleTimeout must exceed SSERetry, or polling clients race the idle close")
+	}
+	s := &Server{
+		cfg:      cfg,
+		mcp:      mcp.Handler{Table: cfg.Sessions, ServerName: ServerName, ServerVersion: ServerVersion},
+		active:   make(map[*conn]struct{}),
+		shutdown: make(chan struct{}),
+	}
+	// One buffer holds the longest legal request: request line, header
+	// section and body. Reads never go past it, so the parser's limits
+	// trip before the buffer can fill.
+	lim := cfg.Limits
+	bufSize := lim.MaxMethod + lim.MaxTarget + len(" HTTP/1.1\r\n ") + 2 + lim.MaxHeaderBytes + 2 + int(lim.MaxBody)
+	s.spaces.New = func() any { return &requestSpace{buf: make([]byte, bufSize), out: make([]byte, 0, 1024)} }
+	return s, nil
+}
+
+// ErrNotLoopback is returned by Listen for any address but 127.0.0.1.
+var ErrNotLoopback = errors.New("wire: rawmcp listens on 127.0.0.1 only (T-06): not 0.0.0.0, not another interface")
+
+// Listen opens a TCP listener on addr, which must be 127.0.0.1:port (port 0
+// picks a free one). Anything else, 0.0.0.0, ::, a host name or another
+// interface, is refused before a socket is opened (T-06).
+func Listen(addr string) (net.Listener, error) {
+	ap, err := netip.ParseAddrPort(addr)
+	if err != nil || ap.Addr() != netip.AddrFrom4([4]byte{127, 0, 0, 1}) {
+		return nil, ErrNotLoopback
+	}
+	return net.Listen("tcp4", ap.String())
+}
+
+// Serve accepts connections until Shutdown, serving each on its own
+// goroutine. It returns nil after Shutdown.
+func (s *Server) Serve(ln net.Listener) error {
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		return nil
+	}
+	s.ln = ln
+	s.mu.Unlock()
+	for {
+		nc, err := ln.Accept()
+		if err != nil {
+			select {
+			case <-s.shutdown:
+				return nil
+			default:
+			}
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				time.Sleep(5 * time.Millisecond)
+				continue
+			}
+			return fmt.Errorf("wire: accept: %w", err)
+		}
+		s.ServeConn(nc)
+	}
+}
+
+// ServeConn serves one already-accepted connection on a new goroutine.
+// Tests and the whole-server fuzz target feed in-memory connections here.
+func (s *Server) ServeConn(nc net.Conn) {
+	c := &conn{srv: s, nc: nc, id: s.nextConn.Add(1)}
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		nc.Close()
+		return
+	}
+	s.active[c] = struct{}{}
+	s.wg.Add(1)
+	s.mu.Unlock()
+	go func() {
+		defer s.wg.Done()
+		defer func() {
+			s.mu.Lock()
+			delete(s.active, c)
+			s.mu.Unlock()
+		}()
+		if s.conns.Add(1) > int64(s.cfg.MaxConns) {
+			c.refuseOverCapacity()
+		} else {
+			c.serve()
+		}
+		s.conns.Add(-1)
+	}()
+}
+
+// Shutdown stops accepting, lets requests in processing finish, closes
+// idle connections at once and waits for every connection goroutine,
+// at most until ctx ends; then it closes what is left.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	if !s.closing {
+		s.closing = true
+		close(s.shutdown)
+		if s.ln != nil {
+			s.ln.Close()
+		}
+		for c := range s.active {
+			c.wakeIfIdle()
+		}
+	}
+	s.mu.Unlock()
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		s.mu.Lock()
+		for c := range s.active {
+			c.nc.Close()
+		}
+		s.mu.Unlock()
+		<-done
+		return ctx.Err()
+	}
+}
+
+func (s *Server) isShuttingDown() bool {
+	select {
+	case <-s.shutdown:
+		return true
+	default:
+		return false
+	}
+}
+
+// discard is where the bounded drain after an error answer reads to.
+var discard = io.Discard
+
+// report logs an answered request and tells OnDecision. The log carries
+// the connection number, status and rule: never request bytes, tokens or
+// session IDs.
+func (s *Server) report(connID uint64, r *response) {
+	rule := RuleFor(r.rule)
+	if r.status >= 400 {
+		s.cfg.Logger.Info("refused", "conn", connID, "status", r.status, "rule", rule.ID)
+	}
+	if s.cfg.OnDecision != nil {
+		s.cfg.OnDecision(Decision{Status: r.status, Rule: rule})
+	}
+}
