@@ -1,0 +1,133 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strconv"
+	"strings"
+
+	"rawmcp/wire"
+	"rawmcp/wire/scenario"
+)
+
+// traceFlag adds -trace; the trace goes to stderr with the other details.
+func traceFlag(fs *flag.FlagSet, stderr io.Writer) func() io.Writer {
+	trace := fs.Bool("trace", false, "print every raw exchange like curl -v, tokens and session ids redacted, each response annotated with its rule (stderr)")
+	return func() io.Writer {
+		if *trace {
+			return stderr
+		}
+		return nil
+	}
+}
+
+func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("demo", "demo [-trace]",
+		"Starts a server on a random 127.0.0.1 port, drives the whole happy path over real\n"+
+			"sockets and checks every status, header field and body byte. Prints the verdict.", stderr)
+	trace := traceFlag(fs, stderr)
+	if code, done := parse(fs, args, 0); done {
+		return code
+	}
+	v := scenario.Demo(ctx, scenario.RunOptions{Trace: trace()})
+	v.Report(stderr)
+	if err := printJSON(stdout, v); err != nil || v.Verdict != scenario.Pass {
+		return exitFail
+	}
+	return exitOK
+}
+
+func runAttack(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("attack", "attack [-v] [-trace]",
+		"Runs each attack of the table against a fresh server with the exact status that\n"+
+			"blocks it, then scans every response for tokens and session ids. BLOCK means\n"+
+			"every attack was blocked; the attacks that got through are listed on stderr.", stderr)
+	verbose := fs.Bool("v", false, "list every attack with its expected and observed status (stderr)")
+	trace := traceFlag(fs, stderr)
+	if code, done := parse(fs, args, 0); done {
+		return code
+	}
+	v := scenario.RunAttacks(ctx, scenario.RunOptions{Trace: trace()}, scenario.Attacks())
+	v.Report(stderr, *verbose)
+	if err := printJSON(stdout, v); err != nil || v.Verdict != scenario.Block {
+		return exitFail
+	}
+	return exitOK
+}
+
+func runExperiments(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	list := scenario.Experiments()
+	fs := newFlags("experiments", "experiments [-trace] [N]",
+		"Runs the profile document's step-by-step experiments, or only experiment N (1-"+
+			strconv.Itoa(len(list))+"):\neach changes one thing, predicts the status and shows what came back.", stderr)
+	trace := traceFlag(fs, stderr)
+	if code, done := parse(fs, args, 1); done {
+		return code
+	}
+	if fs.NArg() == 1 {
+		n, err := strconv.Atoi(fs.Arg(0))
+		if err != nil || n < 1 || n > len(list) {
+			fmt.Fprintf(stderr, "rawmcp experiments: N must be a number from 1 to %d\n", len(list))
+			return exitUsage
+		}
+		list = list[n-1 : n]
+	}
+	v := scenario.RunExperiments(ctx, scenario.RunOptions{Trace: trace()}, list)
+	v.Report(stderr)
+	if err := printJSON(stdout, v); err != nil || v.Verdict != scenario.Pass {
+		return exitFail
+	}
+	return exitOK
+}
+
+// listFlag is a repeatable string flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	opts := scenario.DefaultServeOptions()
+	fs := newFlags("serve", "serve [flags]",
+		"Serves /mcp on 127.0.0.1 until SIGINT or SIGTERM, then shuts down gracefully.\n"+
+			"The first stdout line is {\"metadata_url\": ..., \"token\": ..., \"url\": ...}; \"token\"\n"+
+			"is the generated demo token (every scope, valid for a day), absent with -tokens.\n"+
+			"The log goes to stderr and never carries a token or a session id.", stderr)
+	fs.StringVar(&opts.Addr, "addr", opts.Addr, "listen address, 127.0.0.1:port only (port 0: a free one)")
+	var origins, tenants listFlag
+	fs.Var(&origins, "origin", "allowed Origin, exactly as browsers send it (repeatable; default: none, so only clients sending no Origin)")
+	tokens := fs.String("tokens", "", "token records as JSON (see policy.ParseTokenFile); \"self\" as audience or resource means this server")
+	fs.Var(&tenants, "tenant", "tenant on the ACL (repeatable; default: every tenant a token names)")
+	fs.StringVar(&opts.Issuer, "issuer", opts.Issuer, "the one accepted token issuer")
+	fs.IntVar(&opts.MaxSessions, "sessions", opts.MaxSessions, "most live sessions; one more initialize gets 503")
+	fs.DurationVar(&opts.SessionTTL, "session-ttl", opts.SessionTTL, "session lifetime from initialize, never renewed")
+	fs.IntVar(&opts.MaxInFlight, "inflight", opts.MaxInFlight, "most requests in processing; one more gets 503 at once")
+	if code, done := parse(fs, args, 0); done {
+		return code
+	}
+	opts.Origins, opts.Tenants = origins, tenants
+	if *tokens != "" {
+		data, err := os.ReadFile(*tokens)
+		if err != nil {
+			fmt.Fprintf(stderr, "rawmcp serve: %v\n", err)
+			return exitFail
+		}
+		opts.TokenFile = data
+	}
+	opts.Logger = slog.New(slog.NewTextHandler(stderr, nil))
+	err := scenario.Serve(ctx, opts, func(e scenario.Endpoint) error { return printJSON(stdout, e) })
+	switch {
+	case errors.Is(err, wire.ErrNotLoopback), errors.Is(err, scenario.ErrServeOptions):
+		fmt.Fprintf(stderr, "rawmcp serve: %v\n", err)
+		return exitUsage
+	case err != nil:
+		fmt.Fprintf(stderr, "rawmcp serve: %v\n", err)
+		return exitFail
+	}
+	return exitOK
+}

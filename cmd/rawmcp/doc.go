@@ -1,0 +1,31 @@
+// Command rawmcp shows the MCP 2025-11-25 Streamable HTTP transport and its
+// OAuth resource-server boundary on a raw socket: every byte net/http
+// would hide, and the rule behind it.
+//
+// Usage:
+//
+//	rawmcp demo [-trace]             the happy path, checked byte for byte: PASS or FAIL
+//	rawmcp attack [-v] [-trace]      the attack table: BLOCK or PENETRATED
+//	rawmcp experiments [-trace] [N]  the profile's ten step-by-step experiments, or one
+//	rawmcp serve [flags]             /mcp on 127.0.0.1 for real MCP clients and curl
+//	rawmcp help
+//
+// Verdicts are one JSON line on stdout, members in alphabetical order;
+// details, traces and logs go to stderr. `serve` prints one JSON line
+// first, {"metadata_url": …, "token": …, "url": …}, then serves until
+// SIGINT or SIGTERM and shuts down gracefully.
+//
+// Exit status: 0 for PASS, BLOCK and a serve that stopped cleanly; 1 for
+// FAIL, PENETRATED and a serve that could not run; 2 for a usage error
+// (an unknown command or flag, a bad flag value, an address other than
+// 127.0.0.1).
+//
+// This package holds flags and subcommands only; what they run lives in
+// package rawmcp/wire/scenario.
+//
+// Not supported:
+//   - listening anywhere but 127.0.0.1, TLS, or a path other than /mcp;
+//   - reading tokens from the environment or prompting for them: a token
+//     file or the generated demo token;
+//   - running the demo, attacks or experiments against another server.
+package main

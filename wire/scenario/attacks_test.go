@@ -1,0 +1,140 @@
+package scenario
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"rawmcp/httpparse"
+	"rawmcp/wire/mcp"
+)
+
+// TestAttacks runs the whole table once and reads each attack's result
+// as a subtest.
+func TestAttacks(t *testing.T) {
+	table := Attacks()
+	if len(table) < 20 {
+		t.Fatalf("the attack table has %d attacks, the profile asks for at least 20", len(table))
+	}
+	v := RunAttacks(context.Background(), RunOptions{}, table)
+	for _, res := range v.Results {
+		t.Run(res.Rule+"/"+res.Name, func(t *testing.T) {
+			if !res.Blocked {
+				t.Errorf("got through: expected %d, observed %s: %s", res.Want, res.Observed, res.Problem)
+			}
+		})
+	}
+	got := [3]any{v.BlockedAttacks, v.Verdict, len(v.Results)}
+	want := [3]any{len(table) + 1, "BLOCK", len(table) + 1}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("blocked attacks, verdict, results (-want +got):\n%s", diff)
+	}
+}
+
+// TestAttackDecisions checks that the server names the rule each block
+// rests on: a trace that annotates a query-string 400 as obs-fold teaches
+// the wrong lesson.
+func TestAttackDecisions(t *testing.T) {
+	v := RunAttacks(context.Background(), RunOptions{}, Attacks())
+	for _, res := range v.Results[:len(v.Results)-1] {
+		t.Run(res.Rule+"/"+res.Name, func(t *testing.T) {
+			if res.Decision != res.Rule {
+				t.Errorf("the server named %q for %s, want %q", res.Decision, res.Observed, res.Rule)
+			}
+		})
+	}
+}
+
+// TestBrokenExpectationPenetrates runs table entries with a wrong
+// expectation through the same runner: the verdict must turn.
+func TestBrokenExpectationPenetrates(t *testing.T) {
+	expired := Attacks()[5]
+	if expired.Name != "expired token" {
+		t.Fatalf("attack 6 is %q, want the expired token", expired.Name)
+	}
+	expired.Want = 200
+	extraCheckFails := Attack{Name: "a check beyond the status fails", Rule: "A-10", Want: 401,
+		probe: func(b *bench) (*httpparse.Response, error) {
+			resp, err := b.peer("expired").initialize(mcp.ProtocolVersion)
+			if err != nil {
+				return resp, err
+			}
+			return resp, errors.New("a field the attack forbids is present")
+		}}
+	v := RunAttacks(context.Background(), RunOptions{}, []Attack{expired, extraCheckFails})
+	want := AttackVerdict{
+		BlockedAttacks: 1, Profile: Profile, ProtocolVersion: "2025-11-25", Verdict: "PENETRATED",
+		Results: []AttackResult{
+			{Name: "expired token", Rule: "A-10", Want: 200, Observed: "HTTP/1.1 401 Unauthorized", Decision: "A-10", Problem: "want 200, got 401"},
+			{Name: "a check beyond the status fails", Rule: "A-10", Want: 401, Observed: "HTTP/1.1 401 Unauthorized", Decision: "A-10", Problem: "a field the attack forbids is present"},
+			{Name: "leak check: tokens and session ids in every response", Rule: "A-P07", Observed: "0 leaks in 2 responses", Blocked: true},
+		},
+	}
+	if diff := cmp.Diff(want, v); diff != "" {
+		t.Errorf("RunAttacks (-want +got):\n%s", diff)
+	}
+}
+
+func TestAttackVerdictJSON(t *testing.T) {
+	v := AttackVerdict{BlockedAttacks: 31, Profile: Profile, ProtocolVersion: "2025-11-25", Verdict: "BLOCK",
+		Results: []AttackResult{{Name: "never printed"}}}
+	got, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"blocked_attacks":31,"profile":"loopback-streamable-http-teaching-profile-v1","protocol_version":"2025-11-25","verdict":"BLOCK"}`
+	if diff := cmp.Diff(want, string(got)); diff != "" {
+		t.Errorf("JSON (-want +got):\n%s", diff)
+	}
+}
+
+func TestLeakCheck(t *testing.T) {
+	const token, session = "c2VjcmV0LXRva2Vu", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+	issue := &httpparse.Response{Proto: "HTTP/1.1", Status: 200, Reason: "OK",
+		Header: []httpparse.HeaderLine{{Name: "Mcp-Session-Id", Value: session}}}
+	tests := []struct {
+		name      string
+		responses []*httpparse.Response
+		blocked   bool
+		observed  string
+	}{
+		{
+			name:      "T-38/the session id in a 200's Mcp-Session-Id is where it belongs",
+			responses: []*httpparse.Response{issue},
+			blocked:   true,
+			observed:  "0 leaks in 1 responses",
+		},
+		{
+			name: "A-P07/a token echoed in an error body is a leak",
+			responses: []*httpparse.Response{{Proto: "HTTP/1.1", Status: 400, Reason: "Bad Request",
+				Body: []byte(`{"error":"bad token ` + token + `"}`)}},
+			observed: "1 leaks in 1 responses",
+		},
+		{
+			name: "A-P07/a session id in a 404's header is a leak",
+			responses: []*httpparse.Response{issue, {Proto: "HTTP/1.1", Status: 404, Reason: "Not Found",
+				Header: []httpparse.HeaderLine{{Name: "Mcp-Session-Id", Value: session}}}},
+			observed: "1 leaks in 2 responses",
+		},
+		{
+			name:     "A-P07/a run without responses proves nothing",
+			observed: "0 leaks in 0 responses",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newRun(context.Background(), RunOptions{})
+			r.secret.addToken(token)
+			for _, resp := range tt.responses {
+				r.observe("a step", resp)
+			}
+			res := r.leakCheck()
+			if got := [2]any{res.Blocked, res.Observed}; got != [2]any{tt.blocked, tt.observed} {
+				t.Errorf("blocked, observed = %v, want %v (problem: %s)", got, [2]any{tt.blocked, tt.observed}, res.Problem)
+			}
+		})
+	}
+}

@@ -1,0 +1,84 @@
+package scenario
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestExperiments runs each experiment on its own and reads the status
+// lines it observed against the profile document's predictions.
+func TestExperiments(t *testing.T) {
+	tests := []struct {
+		rule        string
+		statusLines []string
+	}{
+		{"T-P02", []string{"HTTP/1.1 406 Not Acceptable"}},
+		{"T-P01", []string{"HTTP/1.1 415 Unsupported Media Type"}},
+		{"T-P08", []string{"HTTP/1.1 400 Bad Request", "HTTP/1.1 400 Bad Request"}},
+		{"T-53", []string{"HTTP/1.1 200 OK", "HTTP/1.1 400 Bad Request"}},
+		{"A-P01", []string{"HTTP/1.1 400 Bad Request"}},
+		{"T-P10", []string{"HTTP/1.1 404 Not Found"}},
+		{"A-14", []string{"HTTP/1.1 403 Forbidden", "HTTP/1.1 401 Unauthorized"}},
+		{"A-10", []string{"HTTP/1.1 401 Unauthorized", "HTTP/1.1 401 Unauthorized"}},
+		{"A-P05", []string{"HTTP/1.1 401 Unauthorized", "HTTP/1.1 401 Unauthorized"}},
+		{"T-P11", []string{"HTTP/1.1 200 OK", "HTTP/1.1 200 OK", "HTTP/1.1 200 OK", "HTTP/1.1 400 Bad Request", "HTTP/1.1 400 Bad Request"}},
+	}
+	list := Experiments()
+	if len(list) != len(tests) {
+		t.Fatalf("%d experiments, the profile document has %d", len(list), len(tests))
+	}
+	for i, tt := range tests {
+		e := list[i]
+		t.Run(tt.rule+"/experiment "+strconv.Itoa(e.Number)+": "+e.Title, func(t *testing.T) {
+			if e.Number != i+1 {
+				t.Fatalf("experiment %d is numbered %d", i+1, e.Number)
+			}
+			v := RunExperiments(context.Background(), RunOptions{}, []Experiment{e})
+			var got []string
+			for _, p := range v.Results[0].Probes {
+				got = append(got, p.StatusLine)
+				if !p.Pass {
+					t.Errorf("%s: %s", p.Changed, p.Problem)
+				}
+			}
+			if diff := cmp.Diff(tt.statusLines, got); diff != "" {
+				t.Errorf("status lines (-want +got):\n%s", diff)
+			}
+			if v.Verdict != "PASS" || v.Passed != 1 {
+				t.Errorf("verdict %s with %d passed, want PASS with 1", v.Verdict, v.Passed)
+			}
+		})
+	}
+}
+
+// TestWrongPredictionFails runs an experiment whose prediction is wrong:
+// the verdict must turn.
+func TestWrongPredictionFails(t *testing.T) {
+	e := Experiments()[0]
+	e.probes = slices.Clone(e.probes)
+	e.probes[0].want = 415
+	v := RunExperiments(context.Background(), RunOptions{}, []Experiment{e})
+	got := [4]any{v.Verdict, v.Experiments, v.Passed, v.Results[0].Probes[0].Problem}
+	want := [4]any{"FAIL", 1, 0, "predicted 415, observed 406"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("verdict, experiments, passed, problem (-want +got):\n%s", diff)
+	}
+}
+
+func TestExperimentsVerdictJSON(t *testing.T) {
+	v := ExperimentsVerdict{Experiments: 10, Passed: 10, Profile: Profile, ProtocolVersion: "2025-11-25", Verdict: "PASS",
+		Results: []ExperimentResult{{Title: "never printed"}}}
+	got, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"experiments":10,"passed":10,"profile":"loopback-streamable-http-teaching-profile-v1","protocol_version":"2025-11-25","verdict":"PASS"}`
+	if diff := cmp.Diff(want, string(got)); diff != "" {
+		t.Errorf("JSON (-want +got):\n%s", diff)
+	}
+}

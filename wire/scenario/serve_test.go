@@ -1,0 +1,149 @@
+package scenario
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"rawmcp/httpparse"
+	"rawmcp/policy"
+	"rawmcp/wire"
+	"rawmcp/wire/mcp"
+)
+
+// serving runs Serve on its own goroutine and returns the Endpoint, a
+// stop function that ends it, and Serve's result.
+func serving(t *testing.T, opts ServeOptions) (Endpoint, func() error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan Endpoint, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- Serve(ctx, opts, func(e Endpoint) error { ready <- e; return nil })
+	}()
+	select {
+	case e := <-ready:
+		return e, func() error { cancel(); return <-done }
+	case err := <-done:
+		cancel()
+		t.Fatalf("Serve: %v", err)
+	case <-time.After(5 * time.Second):
+		cancel()
+		t.Fatal("Serve never became ready")
+	}
+	return Endpoint{}, nil
+}
+
+// initializeAt sends a 2025-11-25 initialize with token to the endpoint.
+func initializeAt(t *testing.T, e Endpoint, token string) *httpparse.Response {
+	t.Helper()
+	addr := strings.TrimSuffix(strings.TrimPrefix(e.URL, "http://"), "/mcp")
+	c := wire.NewClient(addr)
+	defer c.Close()
+	req := wire.Request{Method: "POST", Path: "/mcp", Header: [][2]string{
+		{"Host", addr}, {"Accept", acceptBoth}, {"Content-Type", contentJSON}, {"Authorization", "Bearer " + token},
+	}, Body: []byte(initializeBody(1, mcp.ProtocolVersion))}
+	resp, err := c.Do(req.Bytes(), false)
+	if err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	return resp
+}
+
+var endpointURL = regexp.MustCompile(`^http://127\.0\.0\.1:[1-9][0-9]*/mcp$`)
+
+func TestServeWithDemoToken(t *testing.T) {
+	var logs bytes.Buffer
+	opts := DefaultServeOptions()
+	opts.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+	e, stop := serving(t, opts)
+	if !endpointURL.MatchString(e.URL) || e.MetadataURL != strings.Replace(e.URL, "/mcp", "/.well-known/oauth-protected-resource/mcp", 1) {
+		t.Errorf("endpoint %+v: want http://127.0.0.1:<port>/mcp and its path-suffixed metadata URL", e)
+	}
+	resp := initializeAt(t, e, e.Token)
+	if err := check(resp, nil, jsonAnswer(200, initializeResult(1), "Mcp-Session-Id", anySessionID)); err != nil {
+		t.Errorf("T-53/initialize with the demo token: %v", err)
+	}
+	sessionID, _ := resp.Get("Mcp-Session-Id")
+	if refused := initializeAt(t, e, "bm90LXRoZS1kZW1vLXRva2Vu"); refused.Status != 401 {
+		t.Errorf("A-10/initialize with another token: %s, want 401", statusLine(refused))
+	}
+	if err := stop(); err != nil {
+		t.Errorf("Serve after cancel = %v, want nil (graceful shutdown)", err)
+	}
+	t.Run("A-P07/the log carries neither the token nor the session id", func(t *testing.T) {
+		log := logs.String()
+		if !strings.Contains(log, "msg=serving") || !strings.Contains(log, "status=401") {
+			t.Errorf("the log lacks the serving line or the refusal:\n%s", log)
+		}
+		if strings.Contains(log, e.Token) || strings.Contains(log, sessionID) {
+			t.Errorf("the log carries a secret:\n%s", log)
+		}
+	})
+}
+
+func TestServeWithTokenFile(t *testing.T) {
+	file := `[{"token": "dG9rZW4tZnJvbS1hLWZpbGU", "token_id": "file-1", "issuer": "https://as.rawmcp.invalid",
+	  "audience": "self", "resource": "self", "authorization_resource": "self", "token_resource": "self",
+	  "subject": "dana", "tenant": "initech", "scopes": ["mcp:connect", "resources:read"], "revision": 1,
+	  "active": true, "expiry": "2099-01-01T00:00:00Z"},
+	 {"token": "dG9rZW4tZm9yLWVsc2V3aGVyZQ", "token_id": "file-2", "issuer": "https://as.rawmcp.invalid",
+	  "audience": "http://127.0.0.1:1/mcp", "resource": "self", "authorization_resource": "self", "token_resource": "self",
+	  "subject": "dana", "tenant": "initech", "scopes": ["mcp:connect"], "revision": 1,
+	  "active": true, "expiry": "2099-01-01T00:00:00Z"}]`
+	opts := DefaultServeOptions()
+	opts.TokenFile = []byte(file)
+	e, stop := serving(t, opts)
+	defer stop()
+	tests := []struct {
+		name  string
+		token string
+		want  int
+	}{
+		{"A-P04/self stands for the canonical URI", "dG9rZW4tZnJvbS1hLWZpbGU", 200},
+		{"A-12/any other audience is taken literally", "dG9rZW4tZm9yLWVsc2V3aGVyZQ", 401},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if resp := initializeAt(t, e, tt.token); resp.Status != tt.want {
+				t.Errorf("initialize: %s, want %d", statusLine(resp), tt.want)
+			}
+		})
+	}
+	if e.Token != "" {
+		t.Error("with a token file the endpoint names no token")
+	}
+}
+
+func TestServeRefuses(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(*ServeOptions)
+		want   error
+	}{
+		{"T-06/an address other than 127.0.0.1", func(o *ServeOptions) { o.Addr = "0.0.0.0:0" }, wire.ErrNotLoopback},
+		{"T-06/a host name", func(o *ServeOptions) { o.Addr = "localhost:0" }, wire.ErrNotLoopback},
+		{"H-P07/no session capacity", func(o *ServeOptions) { o.MaxSessions = 0 }, ErrServeOptions},
+		{"H-P07/no session lifetime", func(o *ServeOptions) { o.SessionTTL = 0 }, ErrServeOptions},
+		{"H-P07/no requests in processing", func(o *ServeOptions) { o.MaxInFlight = 0 }, ErrServeOptions},
+		{"A-P07/a malformed token file", func(o *ServeOptions) { o.TokenFile = []byte(`{}`) }, policy.ErrMalformedTokenFile},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := DefaultServeOptions()
+			tt.change(&opts)
+			err := Serve(context.Background(), opts, func(Endpoint) error {
+				t.Error("ready was called")
+				return nil
+			})
+			if !errors.Is(err, tt.want) {
+				t.Errorf("Serve = %v, want %v", err, tt.want)
+			}
+		})
+	}
+}

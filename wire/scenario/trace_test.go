@@ -1,0 +1,172 @@
+package scenario
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"rawmcp/httpparse"
+	"rawmcp/wire"
+)
+
+// TestTraceOfEveryScenario traces the demo, the attacks and the
+// experiments in one run and reads the trace as an attacker would.
+func TestTraceOfEveryScenario(t *testing.T) {
+	var trace strings.Builder
+	r := newRun(context.Background(), RunOptions{Trace: &trace})
+	if v := r.demo(); v.Verdict != "PASS" {
+		t.Fatalf("demo: %s at %s: %s", v.Verdict, v.FailedStep, v.Detail)
+	}
+	if v := r.attacks(Attacks()); v.Verdict != "BLOCK" {
+		t.Fatalf("attacks: %s", v.Verdict)
+	}
+	if v := r.experiments(Experiments()); v.Verdict != "PASS" {
+		t.Fatalf("experiments: %s", v.Verdict)
+	}
+	text := trace.String()
+
+	t.Run("A-33/no token or session id appears", func(t *testing.T) {
+		if len(r.secret.secrets) < 100 {
+			t.Fatalf("the run knows only %d secrets: the check would prove little", len(r.secret.secrets))
+		}
+		for _, s := range r.secret.secrets {
+			if strings.Contains(text, s.value) {
+				t.Errorf("the trace carries the secret labelled %s", s.label)
+			}
+		}
+	})
+	t.Run("A-33/secrets appear as correlation ids in heads and bodies", func(t *testing.T) {
+		for _, want := range []*regexp.Regexp{
+			regexp.MustCompile(`(?m)^> Authorization: Bearer <token:[0-9a-f]{8}>$`),
+			regexp.MustCompile(`(?m)^> Mcp-Session-Id: <session:[0-9a-f]{8}>$`),
+			regexp.MustCompile(`(?m)^< Mcp-Session-Id: <session:[0-9a-f]{8}>$`),
+			regexp.MustCompile(`(?m)^> POST /mcp\?access_token=<token:[0-9a-f]{8}> HTTP/1\.1$`),
+			regexp.MustCompile(`(?m)^Mcp-Session-Id: <session:[0-9a-f]{8}>$`), // the smuggled DELETE, in a body
+		} {
+			if !want.MatchString(text) {
+				t.Errorf("no line matches %s", want)
+			}
+		}
+	})
+	t.Run("T-P14/every response is annotated with the rule that decided it", func(t *testing.T) {
+		responses := regexp.MustCompile(`(?m)^< HTTP/1\.1 `).FindAllString(text, -1)
+		rules := regexp.MustCompile(`(?m)^= [A-Z]-[A-Za-z0-9-]+: \S.*$`).FindAllString(text, -1)
+		if len(responses) == 0 || len(responses) != len(rules) {
+			t.Errorf("%d responses, %d rule annotations with an explanation", len(responses), len(rules))
+		}
+	})
+	t.Run("H-P01/a bare LF stays visible", func(t *testing.T) {
+		if !strings.Contains(text, "> POST /mcp HTTP/1.1\\n\n") {
+			t.Error(`no request line shown ending in a visible \n`)
+		}
+	})
+}
+
+// TestTraceExchange pins the format of one exchange.
+func TestTraceExchange(t *testing.T) {
+	const token, session = "dG9rZW4tZm9yLXRoZS10cmFjZQ", "c2Vzc2lvbi1mb3ItdGhlLXRyYWNlLWlk"
+	resp := &httpparse.Response{Proto: "HTTP/1.1", Status: 200, Reason: "OK",
+		Header: []httpparse.HeaderLine{{Name: "Content-Type", Value: "text/event-stream"}, {Name: "Mcp-Session-Id", Value: session}},
+		Body:   []byte("id: g1-2\ndata: {\"s\":\"" + session + "\"}\n\n")}
+	decision := &wire.Decision{Status: 200, Rule: wire.Rule{ID: "T-14", Why: "one event holding the response"}}
+	tests := []struct {
+		name string
+		raw  string
+		resp *httpparse.Response
+		err  error
+		d    *wire.Decision
+		want string
+	}{
+		{
+			name: "A-33/heads and bodies are redacted, the rule annotated",
+			raw:  "POST /mcp HTTP/1.1\r\nAuthorization: Bearer " + token + "\r\nMcp-Session-Id: " + session + "\r\n\r\n{\"t\":\"" + token + "\"}",
+			resp: resp, d: decision,
+			want: "* step\n" +
+				"> POST /mcp HTTP/1.1\n> Authorization: Bearer " + tokenLabel(token) + "\n> Mcp-Session-Id: " + sessionLabel(session) + "\n>\n" +
+				"{\"t\":\"" + tokenLabel(token) + "\"}\n" +
+				"< HTTP/1.1 200 OK\n< Content-Type: text/event-stream\n< Mcp-Session-Id: " + sessionLabel(session) + "\n<\n" +
+				"id: g1-2\ndata: {\"s\":\"" + sessionLabel(session) + "\"}\n\n" +
+				"= T-14: one event holding the response\n\n",
+		},
+		{
+			name: "A-33/a secret the run never learned is redacted by its field",
+			raw:  "DELETE /mcp HTTP/1.1\r\nAuthorization: Bearer unknown-token\r\nMcp-Session-Id: forged\r\n\r\n",
+			err:  wire.ErrClosed,
+			want: "* step\n> DELETE /mcp HTTP/1.1\n> Authorization: Bearer " + tokenLabel("unknown-token") +
+				"\n> Mcp-Session-Id: " + sessionLabel("forged") + "\n>\n! no response: " + wire.ErrClosed.Error() + "\n\n",
+		},
+		{
+			name: "H-P03/obs-fold, bare CR and NUL are shown, not repaired",
+			raw:  "GET /mcp HTTP/1.1\r\nX: a\r\n folded\r\nY: b\rc\x00\r\n\r\n",
+			resp: &httpparse.Response{Proto: "HTTP/1.1", Status: 400, Reason: "Bad Request"},
+			want: "* step\n> GET /mcp HTTP/1.1\n> X: a\n>  folded\n> Y: b\\rc\\x00\n>\n< HTTP/1.1 400 Bad Request\n<\n" +
+				"= (the server recorded no decision)\n\n",
+		},
+		{
+			name: "H-P07/a long line is cut after its redaction",
+			raw:  "GET /mcp HTTP/1.1\r\nX-Pad: " + strings.Repeat("a", 300) + "\r\n\r\n",
+			want: "* step\n> GET /mcp HTTP/1.1\n> X-Pad: " + strings.Repeat("a", 113) + "… (307 bytes)\n>\n\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b strings.Builder
+			secrets := &redactor{}
+			secrets.addToken(token)
+			secrets.addSession(session)
+			tr := &tracer{w: &b, secret: secrets}
+			tr.exchange("step", []byte(tt.raw), tt.resp, tt.err, tt.d)
+			if diff := cmp.Diff(tt.want, b.String()); diff != "" {
+				t.Errorf("trace (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestRedactField(t *testing.T) {
+	tests := []struct{ name, field, value, want string }{
+		{"A-33/a bearer token keeps its scheme", "authorization", "Bearer abc", "Bearer " + tokenLabel("abc")},
+		{"A-33/a value without a scheme is one secret", "Authorization", "abc", tokenLabel("abc")},
+		{"A-33/a session id becomes its correlation id", "MCP-SESSION-ID", "xyz", sessionLabel("xyz")},
+		{"A-33/other fields stay as they are", "Last-Event-ID", "g1-2", "g1-2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := redactField(tt.field, tt.value); got != tt.want {
+				t.Errorf("redactField(%q, %q) = %q, want %q", tt.field, tt.value, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestRedactorPrefersLongerSecrets(t *testing.T) {
+	r := &redactor{}
+	r.addToken("abc")
+	r.addToken("abcdef")
+	if got, want := r.redact("abcdef abc"), tokenLabel("abcdef")+" "+tokenLabel("abc"); got != want {
+		t.Errorf("redact = %q, want %q", got, want)
+	}
+	if got := r.found([]byte("xx abcdef")); !cmp.Equal(got, []string{tokenLabel("abcdef"), tokenLabel("abc")}) {
+		t.Errorf("found = %q, want both labels: the shorter secret is inside the longer", got)
+	}
+}
+
+func TestEscapeControls(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"H-P03/bare CR", "a\rb", `a\rb`},
+		{"H-P01/bare LF", "a\nb", `a\nb`},
+		{"H-P04/NUL and DEL", "a\x00\x7fb", `a\x00\x7fb`},
+		{"H-P04/HTAB stays", "a\tb", "a\tb"},
+		{"T-02/UTF-8 stays, invalid bytes are escaped", "Zürich\xff", `Zürich\xff`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := escapeControls(tt.in); got != tt.want {
+				t.Errorf("escapeControls(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
