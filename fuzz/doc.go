@@ -1,0 +1,16 @@
+// Package fuzz holds the fuzz targets that cross packages and the test that
+// keeps the import rules of the design:
+//
+//   - FuzzDifferential: whatever httpparse accepts, net/http.ReadRequest
+//     accepts too, with the same method, target, header values and body
+//     (rawmcp may be stricter, never laxer);
+//   - FuzzServer: the whole server fed raw bytes through an in-memory
+//     connection: no panic, no hang, every response well-formed, nothing
+//     answered after a close;
+//   - FuzzLastEventID: Last-Event-ID values through the whole server never
+//     replay another session's events and are answered 200 or 400 only;
+//   - TestImportRules: leaves import only the standard library, only wire
+//     imports net, nothing but tests imports net/http.
+//
+// The package has no non-test code besides this comment.
+package fuzz

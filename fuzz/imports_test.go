@@ -1,0 +1,84 @@
+package fuzz
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestImportRules checks the package rules of DESIGN.md on the source
+// itself, so a change that breaks them fails CI rather than a review.
+func TestImportRules(t *testing.T) {
+	leaves := []string{"httpparse", "sseframe", "policy", "state", "wire/jsonrpc"}
+	imports := sourceImports(t, "..")
+	if len(imports) == 0 {
+		t.Fatal("no packages found: the test would pass vacuously")
+	}
+	for pkg, list := range imports {
+		for _, imp := range list {
+			isStd := !strings.Contains(strings.Split(imp, "/")[0], ".") && !strings.HasPrefix(imp, "rawmcp")
+			switch {
+			case imp == "net/http" || strings.HasPrefix(imp, "net/http/"):
+				t.Errorf("%s imports %s outside tests: net/http may only be the reference in tests", pkg, imp)
+			case imp == "net" && pkg != "wire":
+				t.Errorf("%s imports net: only wire touches sockets", pkg)
+			case slices.Contains(leaves, pkg) && !isStd:
+				t.Errorf("leaf %s imports %s: leaves import only the standard library", pkg, imp)
+			case !isStd && !strings.HasPrefix(imp, "rawmcp"):
+				t.Errorf("%s imports third-party %s outside tests: go-cmp is for tests only", pkg, imp)
+			}
+		}
+	}
+	for _, imp := range imports["wire/mcp"] {
+		if strings.HasPrefix(imp, "rawmcp/") && imp != "rawmcp/wire/jsonrpc" && imp != "rawmcp/state" {
+			t.Errorf("wire/mcp imports %s: it may use only wire/jsonrpc and state", imp)
+		}
+	}
+}
+
+// sourceImports maps each package directory (relative to root) to the
+// imports of its non-test files.
+func sourceImports(t *testing.T, root string) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && path != root || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		f, err := parser.ParseFile(fset, path, src, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(path))
+		rel = filepath.ToSlash(rel)
+		for _, spec := range f.Imports {
+			imp, _ := strconv.Unquote(spec.Path.Value)
+			out[rel] = append(out[rel], imp)
+		}
+		if _, ok := out[rel]; !ok {
+			out[rel] = nil
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
