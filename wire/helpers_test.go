@@ -1,7 +1,12 @@
 package wire_test
 
 import (
+	"bytes"
+	"fmt"
+	"log/slog"
+	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"rawmcp/httpparse"
@@ -119,4 +124,69 @@ func openSession(t testing.TB, f *scenario.Fixture, tokenName string) string {
 		t.Fatalf("initialized for %s: status %d", tokenName, resp.Status)
 	}
 	return sid
+}
+
+// syncBuffer collects log output from the server's goroutines.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// logTo makes the fixture's server log at debug level into buf.
+func logTo(buf *syncBuffer) func(*wire.Config) {
+	return func(c *wire.Config) {
+		c.Logger = slog.New(slog.NewTextHandler(buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+}
+
+// leaked returns the names of the secrets text contains.
+func leaked(text string, secrets map[string]string) []string {
+	var found []string
+	for name, secret := range secrets {
+		if secret != "" && strings.Contains(text, secret) {
+			found = append(found, name)
+		}
+	}
+	sort.Strings(found)
+	return found
+}
+
+// responseText is everything a response carries except the one echo the
+// protocol asks for: the Mcp-Session-Id header of a successful initialize.
+func responseText(resp *httpparse.Response) string {
+	var b strings.Builder
+	b.WriteString(resp.Reason)
+	for _, h := range resp.Header {
+		if strings.EqualFold(h.Name, "Mcp-Session-Id") && resp.Status == 200 {
+			continue
+		}
+		b.WriteString("\n" + h.Name + ": " + h.Value)
+	}
+	b.WriteString("\n")
+	b.Write(resp.Body)
+	return b.String()
+}
+
+// secretsOf names every fixture token and the given session ids.
+func secretsOf(f *scenario.Fixture, sessionIDs ...string) map[string]string {
+	s := map[string]string{}
+	for name, token := range f.Tokens {
+		s["token "+name] = token
+	}
+	for i, sid := range sessionIDs {
+		s[fmt.Sprintf("session %d", i)] = sid
+	}
+	return s
 }

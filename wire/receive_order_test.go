@@ -55,7 +55,9 @@ func challenge(e env, errorCode, scope string) string {
 // two, to show which one is checked first) and pins the status, the rule
 // that decided it, the headers that matter and the constant body.
 func TestReceiveOrder(t *testing.T) {
-	f := startFixture(t, nil)
+	var logs syncBuffer
+	f := startFixture(t, logTo(&logs))
+	var sessions []string
 	alice := f.Tokens["alice"]
 	cases := []struct {
 		name string
@@ -374,16 +376,29 @@ func TestReceiveOrder(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			e := env{f: f, sid: openSession(t, f, "alice")}
+			sessions = append(sessions, e.sid)
 			req := tc.req(e)
 			f.TakeDecisions()
 			resp := do(t, f, req.Bytes())
 			w := tc.want(e)
 			checkResponse(t, resp, w)
+			// A-33, A-P07: no response carries a token or a session id.
+			if found := leaked(responseText(resp), secretsOf(f, e.sid)); len(found) > 0 {
+				t.Errorf("the response carries %v", found)
+			}
 			decisions := f.TakeDecisions()
 			if len(decisions) != 1 || decisions[0].Rule.ID != w.rule || decisions[0].Status != w.status {
 				t.Errorf("decisions = %+v, want one with status %d and rule %s", decisions, w.status, w.rule)
 			}
 		})
+	}
+	// A-33, A-P07: the server's log of the whole table names no token and
+	// no session id.
+	if logs.String() == "" {
+		t.Fatal("the server logged nothing: the log scan would pass vacuously")
+	}
+	if found := leaked(logs.String(), secretsOf(f, sessions...)); len(found) > 0 {
+		t.Errorf("the server log carries %v", found)
 	}
 }
 
