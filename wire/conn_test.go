@@ -253,7 +253,6 @@ func TestExpectContinue(t *testing.T) {
 	})
 }
 
-
 // TestInFlightGate checks that the 65th request in processing gets 503
 // with Retry-After at once, while the 64 in processing are unaffected.
 func TestInFlightGate(t *testing.T) {

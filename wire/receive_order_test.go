@@ -79,7 +79,9 @@ func TestReceiveOrder(t *testing.T) {
 			},
 			func(e env) want { return want{403, "T-P15", nil, httpError("Forbidden")} }},
 		{"T-P16/Origin not on the allowlist is 403 without a challenge",
-			func(e env) wire.Request { return post(e.f, alice, pingBody, [2]string{"Origin", "https://evil.example"}) },
+			func(e env) wire.Request {
+				return post(e.f, alice, pingBody, [2]string{"Origin", "https://evil.example"})
+			},
 			func(e env) want {
 				return want{403, "T-P16", map[string]string{"WWW-Authenticate": ""}, httpError("Forbidden")}
 			}},
@@ -192,7 +194,9 @@ func TestReceiveOrder(t *testing.T) {
 				return want{400, "T-P13", map[string]string{"WWW-Authenticate": ""}, parseErrorBody}
 			}},
 		{"T-P13/a case variant of a member name is a duplicate",
-			func(e env) wire.Request { return post(e.f, alice, `{"jsonrpc":"2.0","id":1,"method":"ping","Method":"x"}`) },
+			func(e env) wire.Request {
+				return post(e.f, alice, `{"jsonrpc":"2.0","id":1,"method":"ping","Method":"x"}`)
+			},
 			func(e env) want { return want{400, "T-P13", nil, parseErrorBody} }},
 		{"T-P13/nesting deeper than 64 is refused",
 			func(e env) wire.Request {
@@ -267,7 +271,9 @@ func TestReceiveOrder(t *testing.T) {
 			func(e env) want { return want{400, "T-P08", nil, httpError("Bad Request")} }},
 		// Session (T-42, T-P09, T-43, T-P10).
 		{"T-42/resources/list without Mcp-Session-Id is 400",
-			func(e env) wire.Request { return post(e.f, alice, listBody, [2]string{"MCP-Protocol-Version", "2025-11-25"}) },
+			func(e env) wire.Request {
+				return post(e.f, alice, listBody, [2]string{"MCP-Protocol-Version", "2025-11-25"})
+			},
 			func(e env) want { return want{400, "T-42", nil, httpError("Bad Request")} }},
 		{"T-P09/a malformed Mcp-Session-Id is 400, not 404",
 			func(e env) wire.Request { return post(e.f, alice, pingBody, inSession("short")...) },
@@ -323,7 +329,9 @@ func TestReceiveOrder(t *testing.T) {
 				return want{200, "T-68", nil, `{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"Invalid cursor"}}`}
 			}},
 		{"T-P04/a POSTed JSON-RPC response is 400",
-			func(e env) wire.Request { return post(e.f, alice, `{"jsonrpc":"2.0","id":9,"result":{}}`, inSession(e.sid)...) },
+			func(e env) wire.Request {
+				return post(e.f, alice, `{"jsonrpc":"2.0","id":9,"result":{}}`, inSession(e.sid)...)
+			},
 			func(e env) want { return want{400, "T-P04", nil, invalidRequestBody} }},
 		{"T-12/an unknown notification is 400",
 			func(e env) wire.Request {
