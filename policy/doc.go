@@ -70,8 +70,9 @@
 //
 // # Secrets
 //
-// The table is keyed by SHA-256(token) and never holds the token; the final
-// digest compare is constant-time. Principals carry Correlate(token), the
+// The table is keyed by SHA-256(token) and never holds the token, so a
+// lookup compares digests, whose timing reveals nothing about a stored
+// token. Principals carry Correlate(token), the
 // first 8 hex digits of that digest, instead of the token. Errors, Reasons
 // and Details are constants, so nothing this package returns can echo a
 // token (A-33, A-P07).

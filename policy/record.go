@@ -25,10 +25,9 @@ type TokenRecord struct {
 	NotBefore, Expiry     time.Time // NotBefore zero = no nbf
 }
 
-// tokenEntry is one row of the token table. It holds the token's digest,
-// never the token.
+// tokenEntry is one row of the token table, found by the token's SHA-256
+// digest; it never holds the token.
 type tokenEntry struct {
-	digest  [sha256.Size]byte
 	record  TokenRecord
 	revoked bool
 }
@@ -54,7 +53,7 @@ func (p *Policy) Add(token string, rec TokenRecord) error {
 	if _, dup := p.byID[rec.TokenID]; dup {
 		return &FieldError{Err: ErrDuplicateRecord, Field: fieldTokenID}
 	}
-	entry := &tokenEntry{digest: digest, record: rec}
+	entry := &tokenEntry{record: rec}
 	p.byDigest[digest] = entry
 	p.byID[rec.TokenID] = entry
 	if current, known := p.revisions[rec.Subject]; !known || rec.Revision > current {
