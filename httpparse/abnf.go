@@ -1,5 +1,10 @@
 package httpparse
 
+import (
+	"bytes"
+	"iter"
+)
+
 // Byte classes of the grammars the parser enforces, one 256-entry table
 // each, so every check in a hot loop is a single indexed load (as Go's
 // net/textproto validHeaderFieldByte and picohttpparser's token_char_map).
@@ -59,6 +64,19 @@ var regNameSet = byteSet(unreserved + subDelims)
 var ipvFutureSet = byteSet(unreserved + subDelims + ":")
 
 var hexdigSet = byteSet(digits + "ABCDEFabcdef")
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// hexValue returns the value of a HEXDIG, or false for any other byte.
+func hexValue(c byte) (int, bool) {
+	switch {
+	case !hexdigSet[c]:
+		return 0, false
+	case isDigit(c):
+		return int(c - '0'), true
+	}
+	return int(lowerASCII(c)-'a') + 10, true
+}
 
 // RFC 9110 §5.5:
 //
@@ -134,31 +152,29 @@ func isToken(b []byte) bool {
 	return true
 }
 
-// isOWS reports whether c is optional whitespace (RFC 9110 §5.6.3):
-//
-//	OWS = *( SP / HTAB )
-func isOWS(c byte) bool { return c == ' ' || c == '\t' }
-
-// lowerASCII folds A-Z only: field names, media types and codings are
-// case-insensitive ASCII (RFC 9110 §5.1, §8.3.1), never Unicode-folded.
-func lowerASCII(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c + ('a' - 'A')
+// takeToken returns the longest run of tchar at v[i:], possibly empty, and
+// the index after it.
+func takeToken(v []byte, i int) ([]byte, int) {
+	start := i
+	for i < len(v) && tcharSet[v[i]] {
+		i++
 	}
-	return c
+	return v[start:i], i
 }
 
-// equalFold reports whether b equals s, ignoring ASCII case.
-func equalFold(b []byte, s string) bool {
-	if len(b) != len(s) {
-		return false
+// RFC 9110 §5.6.3:
+//
+//	OWS = *( SP / HTAB )
+//	BWS = OWS
+func isOWS(c byte) bool { return c == ' ' || c == '\t' }
+
+// skipOWS returns the index of the first byte at or after i that is not
+// OWS, or len(v).
+func skipOWS(v []byte, i int) int {
+	for i < len(v) && isOWS(v[i]) {
+		i++
 	}
-	for i := 0; i < len(b); i++ {
-		if lowerASCII(b[i]) != lowerASCII(s[i]) {
-			return false
-		}
-	}
-	return true
+	return i
 }
 
 // trimOWS strips leading and trailing OWS.
@@ -170,4 +186,67 @@ func trimOWS(b []byte) []byte {
 		b = b[:len(b)-1]
 	}
 	return b
+}
+
+// listElements yields the non-empty elements of a comma-separated list with
+// their OWS removed (RFC 9110 §5.6.1: recipients ignore empty elements):
+//
+//	#element => [ element ] *( OWS "," OWS [ element ] )
+func listElements(v []byte) iter.Seq[[]byte] {
+	return func(yield func([]byte) bool) {
+		for len(v) > 0 {
+			var elem []byte
+			elem, v, _ = bytes.Cut(v, []byte(","))
+			if elem = trimOWS(elem); len(elem) > 0 && !yield(elem) {
+				return
+			}
+		}
+	}
+}
+
+// quotedStringEnd returns the index just past the quoted-string that
+// starts with the DQUOTE at v[i] (RFC 9110 §5.6.4, grammar at qdtextSet).
+// On a malformed one it returns false and the index of the first byte
+// that breaks it: the byte a backslash escapes, or len(v) when the string
+// never closes.
+func quotedStringEnd(v []byte, i int) (int, bool) {
+	for i++; i < len(v); i++ {
+		switch c := v[i]; {
+		case c == '"':
+			return i + 1, true
+		case c == '\\':
+			if i+1 == len(v) || !fieldValueSet[v[i+1]] {
+				return i + 1, false
+			}
+			i++
+		case !qdtextSet[c]:
+			return i, false
+		}
+	}
+	return len(v), false
+}
+
+// lowerASCII folds A-Z only: field names, media types and codings are
+// case-insensitive ASCII (RFC 9110 §5.1, §8.3.1), never Unicode-folded.
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + ('a' - 'A')
+	}
+	return c
+}
+
+// equalFold reports whether a equals b, ignoring ASCII case. Unlike
+// strings.EqualFold and bytes.EqualFold it never folds beyond ASCII, so
+// the Kelvin sign U+212A never matches "k" and a name that only looks like
+// Transfer-Encoding is not taken for it.
+func equalFold[A, B string | []byte](a A, b B) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		if lowerASCII(a[i]) != lowerASCII(b[i]) {
+			return false
+		}
+	}
+	return true
 }

@@ -2,7 +2,6 @@ package httpparse
 
 import (
 	"bytes"
-	"iter"
 	"math"
 )
 
@@ -161,20 +160,4 @@ func (r *Request) checkConnection() error {
 		}
 	}
 	return nil
-}
-
-// listElements yields the non-empty elements of a comma-separated list with
-// their OWS removed (RFC 9110 §5.6.1: recipients ignore empty elements):
-//
-//	#element => [ element ] *( OWS "," OWS [ element ] )
-func listElements(v []byte) iter.Seq[[]byte] {
-	return func(yield func([]byte) bool) {
-		for len(v) > 0 {
-			var elem []byte
-			elem, v, _ = bytes.Cut(v, []byte(","))
-			if elem = trimOWS(elem); len(elem) > 0 && !yield(elem) {
-				return
-			}
-		}
-	}
 }

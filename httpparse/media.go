@@ -71,7 +71,7 @@ func ContentTypeIs(value []byte, mediaType string) bool {
 		return false
 	}
 	wantType, wantSub, _, ok := parseMediaType([]byte(mediaType))
-	if !ok || !equalFoldBytes(typ, wantType) || !equalFoldBytes(sub, wantSub) {
+	if !ok || !equalFold(typ, wantType) || !equalFold(sub, wantSub) {
 		return false
 	}
 	for i := 0; ; {
@@ -132,8 +132,8 @@ type acceptRange struct {
 }
 
 func (rg *acceptRange) matches(typ, sub []byte) bool {
-	return (rg.rank.kind == 0 || equalFoldBytes(rg.typ, typ)) &&
-		(rg.rank.kind < 2 || equalFoldBytes(rg.sub, sub))
+	return (rg.rank.kind == 0 || equalFold(rg.typ, typ)) &&
+		(rg.rank.kind < 2 || equalFold(rg.sub, sub))
 }
 
 // paramsIn reports whether every parameter of the range appears, with an
@@ -161,7 +161,7 @@ func hasParam(params []byte, want param) bool {
 		case paramNone, paramBad:
 			return false
 		case paramOK:
-			if equalFoldBytes(p.name, want.name) && paramValueEqualFold(p.value, want.value) {
+			if equalFold(p.name, want.name) && paramValueEqualFold(p.value, want.value) {
 				return true
 			}
 		}
@@ -317,25 +317,6 @@ func nextParam(v []byte, i int) (param, int) {
 	return p, i
 }
 
-// quotedStringEnd returns the index just past the quoted-string that
-// starts with the DQUOTE at i (RFC 9110 §5.6.4).
-func quotedStringEnd(v []byte, i int) (int, bool) {
-	for i++; i < len(v); i++ {
-		switch c := v[i]; {
-		case c == '"':
-			return i + 1, true
-		case c == '\\':
-			if i+1 == len(v) || !fieldValueSet[v[i+1]] {
-				return 0, false
-			}
-			i++
-		case !qdtextSet[c]:
-			return 0, false
-		}
-	}
-	return 0, false
-}
-
 // paramValueEqualFold compares two parameter values after removing quotes
 // and quoted-pair escapes (RFC 9110 §5.6.6: token and quoted-string forms
 // are equivalent; H-56), ignoring ASCII case.
@@ -379,31 +360,4 @@ func (u *unquoter) next() (byte, bool) {
 	}
 	u.i++
 	return c, true
-}
-
-func takeToken(v []byte, i int) ([]byte, int) {
-	start := i
-	for i < len(v) && tcharSet[v[i]] {
-		i++
-	}
-	return v[start:i], i
-}
-
-func skipOWS(v []byte, i int) int {
-	for i < len(v) && isOWS(v[i]) {
-		i++
-	}
-	return i
-}
-
-func equalFoldBytes(a, b []byte) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if lowerASCII(a[i]) != lowerASCII(b[i]) {
-			return false
-		}
-	}
-	return true
 }

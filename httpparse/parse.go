@@ -390,8 +390,6 @@ func checkVersion(v []byte, offset int) error {
 	return fault(400, ReasonInvalidVersion, offset)
 }
 
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }
-
 // noteName records a singleton or list field the parser interprets and
 // refuses a second line of a singleton (H-P05, H-16 for Host).
 func (r *Request) noteName(name []byte, lineStart int) error {

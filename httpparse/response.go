@@ -47,10 +47,7 @@
 
 package httpparse
 
-import (
-	"bytes"
-	"strings"
-)
+import "bytes"
 
 // RespErrorStatus is the Status of every *Error ParseResponse returns.
 const RespErrorStatus = 502
@@ -107,17 +104,6 @@ func DefaultResponseLimits() ResponseLimits {
 	return ResponseLimits{MaxHead: 16 << 10, MaxFields: 64, MaxBody: 64 << 10}
 }
 
-// Chunk framing bounds, after Go's net/http/internal/chunked.go: a chunk
-// line (size, extensions, CRLF) is at most 4096 bytes (maxLineLength), and
-// the non-data bytes of a chunked body may exceed 16 bytes per chunk plus
-// twice the chunk's data by at most 16 KiB in total. One byte per chunk
-// ("1\r\nX\r\n") stays within budget; long extensions on small chunks do not.
-const (
-	respMaxChunkLine       = 4096
-	respChunkOverheadSlack = 16 << 10
-	respChunkAllowance     = 16
-)
-
 // Framing says how the body of a response was delimited (RFC 9112 §6.3).
 type Framing int
 
@@ -172,7 +158,7 @@ type Response struct {
 // case-insensitively (RFC 9110 §5.1).
 func (r *Response) Get(name string) (string, bool) {
 	for _, h := range r.Header {
-		if respEqualFold(h.Name, name) {
+		if equalFold(h.Name, name) {
 			return h.Value, true
 		}
 	}
@@ -183,7 +169,7 @@ func (r *Response) Get(name string) (string, bool) {
 func (r *Response) Values(name string) []string {
 	var values []string
 	for _, h := range r.Header {
-		if respEqualFold(h.Name, name) {
+		if equalFold(h.Name, name) {
 			values = append(values, h.Value)
 		}
 	}
@@ -294,9 +280,9 @@ func (p *respParser) head() (respHead, error) {
 		func(name, value []byte, valueOffset int) {
 			h.resp.Header = append(h.resp.Header, HeaderLine{Name: string(name), Value: string(value)})
 			switch {
-			case respEqualFold(name, "Content-Length"):
+			case equalFold(name, "Content-Length"):
 				h.contentLength = append(h.contentLength, respFramingField{value, valueOffset})
-			case respEqualFold(name, "Transfer-Encoding"):
+			case equalFold(name, "Transfer-Encoding"):
 				h.transferEncoding = append(h.transferEncoding, respFramingField{value, valueOffset})
 			}
 		})
@@ -313,12 +299,12 @@ func (p *respParser) head() (respHead, error) {
 func respStatusLine(line []byte) (Response, error) {
 	const versionLen = len("HTTP/1.1")
 	if len(line) < versionLen+4 || !bytes.HasPrefix(line, []byte("HTTP/")) ||
-		!respIsDigit(line[5]) || line[6] != '.' || !respIsDigit(line[7]) || line[8] != ' ' {
+		!isDigit(line[5]) || line[6] != '.' || !isDigit(line[7]) || line[8] != ' ' {
 		return Response{}, respFail(RespReasonBadStatusLine, 0)
 	}
 	code := line[versionLen+1 : versionLen+4]
 	for i, c := range code {
-		if !respIsDigit(c) {
+		if !isDigit(c) {
 			return Response{}, respFail(RespReasonBadStatusLine, versionLen+1+i)
 		}
 	}
@@ -329,7 +315,7 @@ func respStatusLine(line []byte) (Response, error) {
 		}
 		rest = rest[1:]
 		for i, c := range rest {
-			if !respIsFieldValueByte(c) {
+			if !fieldValueSet[c] {
 				return Response{}, respFail(RespReasonBadStatusLine, versionLen+5+i)
 			}
 		}
@@ -383,7 +369,7 @@ func (p *respParser) fieldSection(start, budget int, tooLarge, short Reason,
 //
 // A line starting with SP or HTAB is obs-fold (RFC 9112 §5.2).
 func respFieldLine(line []byte, lineStart int) (name, value []byte, valueOffset int, err error) {
-	if line[0] == ' ' || line[0] == '\t' {
+	if isOWS(line[0]) {
 		return nil, nil, 0, respFail(RespReasonObsFold, lineStart)
 	}
 	colon := bytes.IndexByte(line, ':')
@@ -394,19 +380,19 @@ func respFieldLine(line []byte, lineStart int) (name, value []byte, valueOffset 
 	if colon == 0 {
 		return nil, nil, 0, respFail(RespReasonBadFieldName, lineStart)
 	}
-	if c := name[colon-1]; c == ' ' || c == '\t' {
+	if isOWS(name[colon-1]) {
 		return nil, nil, 0, respFail(RespReasonSpaceBeforeColon, lineStart+colon-1)
 	}
 	for i, c := range name {
-		if !respIsTchar(c) {
+		if !tcharSet[c] {
 			return nil, nil, 0, respFail(RespReasonBadFieldName, lineStart+i)
 		}
 	}
-	valueOffset = respSkipOWS(line, colon+1)
-	value = respTrimOWS(line[valueOffset:])
+	valueOffset = skipOWS(line, colon+1)
+	value = trimOWS(line[valueOffset:])
 	valueOffset += lineStart
 	for i, c := range value {
-		if !respIsFieldValueByte(c) {
+		if !fieldValueSet[c] {
 			return nil, nil, 0, respFail(RespReasonBadFieldValue, valueOffset+i)
 		}
 	}
@@ -477,18 +463,14 @@ func (p *respParser) closeDelimitedBody(resp *Response, start int) (int, error) 
 func respChunkedIsLast(fields []respFramingField) (bool, error) {
 	codings, chunkedSeen, chunkedLast := 0, false, false
 	for _, f := range fields {
-		for element := range bytes.SplitSeq(f.value, []byte(",")) {
-			element = respTrimOWS(element)
-			if len(element) == 0 {
-				continue
-			}
+		for element := range listElements(f.value) {
 			name, _, hasParams := bytes.Cut(element, []byte(";"))
-			name = respTrimOWS(name)
-			if !respIsToken(name) {
+			name = trimOWS(name)
+			if !isToken(name) {
 				return false, respFail(RespReasonBadTransferCoding, f.offset)
 			}
 			codings++
-			chunkedLast = respEqualFold(name, "chunked")
+			chunkedLast = equalFold(name, "chunked")
 			if chunkedLast && (chunkedSeen || hasParams) {
 				return false, respFail(RespReasonBadTransferCoding, f.offset)
 			}
@@ -509,12 +491,12 @@ func respContentLength(fields []respFramingField, maxBody int) (int, error) {
 	var first []byte
 	for _, f := range fields {
 		for element := range bytes.SplitSeq(f.value, []byte(",")) {
-			element = respTrimOWS(element)
+			element = trimOWS(element)
 			if len(element) == 0 {
 				return 0, respFail(RespReasonBadContentLength, f.offset)
 			}
 			for _, c := range element {
-				if !respIsDigit(c) {
+				if !isDigit(c) {
 					return 0, respFail(RespReasonBadContentLength, f.offset)
 				}
 			}
@@ -538,156 +520,6 @@ func respContentLength(fields []respFramingField, maxBody int) (int, error) {
 	return length, nil
 }
 
-// chunked-body = *chunk last-chunk trailer-section CRLF   ; RFC 9112 §7.1
-// chunk        = chunk-size [ chunk-ext ] CRLF chunk-data CRLF
-// last-chunk   = 1*("0") [ chunk-ext ] CRLF
-//
-// The data is copied once the whole body has arrived, so the calls that
-// return ErrNeedMore while it streams in only walk the chunk lines.
-func (p *respParser) chunkedBody(resp *Response, start int) (int, error) {
-	type span struct{ from, to int }
-	var spans []span
-	pos, decoded, overhead := start, 0, 0
-	for {
-		lineStart := pos
-		line, next, err := p.line(pos, respMaxChunkLine, RespReasonChunkLineTooLong, RespReasonIncompleteBody)
-		if err != nil {
-			return 0, err
-		}
-		size, err := respChunkSize(line, lineStart, p.lim.MaxBody-decoded)
-		if err != nil {
-			return 0, err
-		}
-		// The line with its CRLF and the CRLF after the data are overhead.
-		// A size past slack plus line already clears any overhead, so it
-		// is capped there and its doubling cannot overflow.
-		credit := respChunkAllowance + 2*min(size, respChunkOverheadSlack+respMaxChunkLine)
-		overhead = max(0, overhead+len(line)+4-credit)
-		if overhead > respChunkOverheadSlack {
-			return 0, respFail(RespReasonChunkOverhead, lineStart)
-		}
-		pos = next
-		if size == 0 {
-			break
-		}
-		if len(p.buf)-pos-2 < size {
-			return 0, p.short(RespReasonIncompleteBody)
-		}
-		if p.buf[pos+size] != '\r' || p.buf[pos+size+1] != '\n' {
-			return 0, respFail(RespReasonBadChunkEnd, pos+size)
-		}
-		spans = append(spans, span{pos, pos + size})
-		decoded += size
-		pos += size + 2
-	}
-	// trailer-section = *( field-line CRLF ), checked and dropped (RFC 9112 §7.1.2).
-	end, err := p.fieldSection(pos, p.lim.MaxHead, RespReasonTrailersTooLarge, RespReasonIncompleteBody, nil)
-	if err != nil {
-		return 0, err
-	}
-	if decoded > 0 {
-		resp.Body = make([]byte, 0, decoded)
-		for _, s := range spans {
-			resp.Body = append(resp.Body, p.buf[s.from:s.to]...)
-		}
-	}
-	return end, nil
-}
-
-// chunk-size = 1*HEXDIG
-//
-// Each digit is checked against the body bytes still allowed before it is
-// added, so the size never overflows however many digits are sent.
-func respChunkSize(line []byte, lineStart, remaining int) (int, error) {
-	size, i := 0, 0
-	for ; i < len(line); i++ {
-		digit, ok := respHexValue(line[i])
-		if !ok {
-			break
-		}
-		if size > remaining/16 {
-			return 0, respFail(RespReasonBodyTooLarge, lineStart)
-		}
-		size = size*16 + digit
-		if size > remaining {
-			return 0, respFail(RespReasonBodyTooLarge, lineStart)
-		}
-	}
-	if i == 0 {
-		return 0, respFail(RespReasonBadChunkSize, lineStart)
-	}
-	if bad := respChunkExtBadAt(line[i:]); bad >= 0 {
-		return 0, respFail(RespReasonBadChunkExtension, lineStart+i+bad)
-	}
-	return size, nil
-}
-
-// chunk-ext      = *( BWS ";" BWS chunk-ext-name [ BWS "=" BWS chunk-ext-val ] )  ; RFC 9112 §7.1.1
-// chunk-ext-name = token
-// chunk-ext-val  = token / quoted-string
-// BWS            = OWS
-//
-// respChunkExtBadAt returns the index of the first byte outside that
-// grammar, or -1. Trailing whitespace alone is outside it.
-func respChunkExtBadAt(ext []byte) int {
-	i := 0
-	for i < len(ext) {
-		i = respSkipOWS(ext, i)
-		if i == len(ext) || ext[i] != ';' {
-			return i
-		}
-		i = respSkipOWS(ext, i+1)
-		nameEnd := respTokenEnd(ext, i)
-		if nameEnd == i {
-			return i
-		}
-		i = nameEnd
-		eq := respSkipOWS(ext, nameEnd)
-		if eq == len(ext) || ext[eq] != '=' {
-			continue
-		}
-		i = respSkipOWS(ext, eq+1)
-		if i < len(ext) && ext[i] == '"' {
-			end, ok := respQuotedStringEnd(ext, i)
-			if !ok {
-				return end
-			}
-			i = end
-			continue
-		}
-		valueEnd := respTokenEnd(ext, i)
-		if valueEnd == i {
-			return i
-		}
-		i = valueEnd
-	}
-	return -1
-}
-
-// quoted-string = DQUOTE *( qdtext / quoted-pair ) DQUOTE      ; RFC 9110 §5.6.4
-// qdtext        = HTAB / SP / %x21 / %x23-5B / %x5D-7E / obs-text
-// quoted-pair   = "\" ( HTAB / SP / VCHAR / obs-text )
-//
-// respQuotedStringEnd returns the index after the closing DQUOTE of the
-// quoted-string starting at s[start], or the index of the first bad byte
-// and false.
-func respQuotedStringEnd(s []byte, start int) (int, bool) {
-	for i := start + 1; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '"':
-			return i + 1, true
-		case c == '\\':
-			if i+1 == len(s) || !respIsFieldValueByte(s[i+1]) {
-				return i + 1, false
-			}
-			i++
-		case !respIsFieldValueByte(c):
-			return i, false
-		}
-	}
-	return len(s), false
-}
-
 // respConnectionCloses applies RFC 9112 §9.3 and §9.6 to the Connection
 // field, a comma list of case-insensitive options (RFC 9110 §7.6.1).
 func respConnectionCloses(resp *Response) bool {
@@ -696,12 +528,11 @@ func respConnectionCloses(resp *Response) bool {
 	}
 	keepAlive := false
 	for _, v := range resp.Values("Connection") {
-		for option := range bytes.SplitSeq([]byte(v), []byte(",")) {
-			option = respTrimOWS(option)
-			if respEqualFold(option, "close") {
+		for option := range listElements([]byte(v)) {
+			if equalFold(option, "close") {
 				return true
 			}
-			keepAlive = keepAlive || respEqualFold(option, "keep-alive")
+			keepAlive = keepAlive || equalFold(option, "keep-alive")
 		}
 	}
 	return resp.Proto == "HTTP/1.0" && !keepAlive
@@ -713,84 +544,4 @@ func respCopy(b []byte) []byte {
 		return nil
 	}
 	return bytes.Clone(b)
-}
-
-// tchar = "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" / "." /
-//
-//	"^" / "_" / "`" / "|" / "~" / DIGIT / ALPHA   ; RFC 9110 §5.6.2
-func respIsTchar(c byte) bool {
-	switch {
-	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		return true
-	}
-	return strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
-}
-
-// token = 1*tchar
-func respIsToken(b []byte) bool {
-	return len(b) > 0 && respTokenEnd(b, 0) == len(b)
-}
-
-func respTokenEnd(b []byte, start int) int {
-	i := start
-	for i < len(b) && respIsTchar(b[i]) {
-		i++
-	}
-	return i
-}
-
-// HTAB / SP / VCHAR / obs-text: every byte but the other CTLs and DEL.
-func respIsFieldValueByte(c byte) bool {
-	return c == '\t' || (c >= ' ' && c != 0x7f)
-}
-
-func respIsDigit(c byte) bool { return '0' <= c && c <= '9' }
-
-// HEXDIG = DIGIT / "A"-"F", case-insensitive as ABNF strings are (RFC 5234 §2.3).
-func respHexValue(c byte) (int, bool) {
-	switch {
-	case '0' <= c && c <= '9':
-		return int(c - '0'), true
-	case 'a' <= c && c <= 'f':
-		return int(c-'a') + 10, true
-	case 'A' <= c && c <= 'F':
-		return int(c-'A') + 10, true
-	}
-	return 0, false
-}
-
-func respSkipOWS(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
-		i++
-	}
-	return i
-}
-
-func respTrimOWS(b []byte) []byte {
-	b = b[respSkipOWS(b, 0):]
-	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
-		b = b[:len(b)-1]
-	}
-	return b
-}
-
-// respEqualFold compares ASCII case-insensitively; unlike strings.EqualFold
-// it never lets a non-ASCII rune (the Kelvin sign) match a letter.
-func respEqualFold[T string | []byte](a T, b string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := 0; i < len(a); i++ {
-		if respLower(a[i]) != respLower(b[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-func respLower(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
 }
