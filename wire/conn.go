@@ -15,9 +15,9 @@ import (
 // answer, keep the connection only after a 2xx (pipelined bytes stay for
 // the next request), and close in stages after any 4xx/5xx.
 type conn struct {
-	srv   *Server
-	nc    net.Conn
-	id    uint64
+	srv *Server
+	nc  net.Conn
+	id  uint64
 	// first takes the idle read: a waiting connection holds these bytes,
 	// not a request buffer. They fit a usual MCP request head, so the
 	// request rarely needs a second read.
@@ -36,10 +36,6 @@ type requestSpace struct {
 	event []byte // an SSE answer's body, before it is copied into out
 	out   []byte
 }
-
-// errSilentClose ends a connection without an answer: the peer closed or
-// went quiet before sending a byte of a request.
-var errSilentClose = errors.New("wire: close without answer")
 
 func (c *conn) serve() {
 	defer c.release()

@@ -187,6 +187,10 @@ func (s *Server) ServeConn(nc net.Conn) {
 	s.active[c] = struct{}{}
 	s.wg.Add(1)
 	s.mu.Unlock()
+	// Counted here, in accept order, not when the goroutine starts:
+	// goroutines start in no set order, and a connection accepted later
+	// must not take the last place from one accepted before it.
+	overCapacity := s.conns.Add(1) > int64(s.cfg.MaxConns)
 	go func() {
 		defer s.wg.Done()
 		defer func() {
@@ -194,7 +198,7 @@ func (s *Server) ServeConn(nc net.Conn) {
 			delete(s.active, c)
 			s.mu.Unlock()
 		}()
-		if s.conns.Add(1) > int64(s.cfg.MaxConns) {
+		if overCapacity {
 			c.refuseOverCapacity()
 		} else {
 			c.serve()
