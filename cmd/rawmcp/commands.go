@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"rawmcp/wire"
+	"rawmcp/wire/loadgen"
 	"rawmcp/wire/scenario"
 )
 
@@ -130,4 +131,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitFail
 	}
 	return exitOK
+}
+
+// runBench is `rawmcp bench`: the load generator keeps its own flags and
+// exit statuses (0 every answer passed, 1 some failed, 2 usage).
+func runBench(_ context.Context, args []string, stdout, stderr io.Writer) int {
+	return loadgen.Main(args, stdout, stderr)
 }

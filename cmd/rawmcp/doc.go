@@ -8,6 +8,7 @@
 //	rawmcp attack [-v] [-trace]      the attack table: BLOCK or PENETRATED
 //	rawmcp experiments [-trace] [N]  the profile's ten step-by-step experiments, or one
 //	rawmcp serve [flags]             /mcp on 127.0.0.1 for real MCP clients and curl
+//	rawmcp bench -url URL [flags]    load a Streamable HTTP server on loopback (package wire/loadgen)
 //	rawmcp help
 //
 // Verdicts are one JSON line on stdout, members in alphabetical order;

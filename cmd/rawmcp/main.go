@@ -31,6 +31,7 @@ var commands = []command{
 	{"attack", "run the attack table against a fresh server: BLOCK or PENETRATED", runAttack},
 	{"experiments", "run the profile's ten step-by-step experiments, or experiment N", runExperiments},
 	{"serve", "serve /mcp on 127.0.0.1 for real MCP clients and curl", runServe},
+	{"bench", "load any Streamable HTTP server on loopback: requests/s, latency percentiles, errors", runBench},
 }
 
 func main() {

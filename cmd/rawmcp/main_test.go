@@ -139,6 +139,7 @@ func TestUsage(t *testing.T) {
 		{"experiment 11 does not exist", []string{"experiments", "11"}, exitUsage, false},
 		{"T-06/serve refuses 0.0.0.0", []string{"serve", "-addr", "0.0.0.0:0"}, exitUsage, false},
 		{"serve refuses zero sessions", []string{"serve", "-sessions", "0"}, exitUsage, false},
+		{"bench refuses a non-loopback URL", []string{"bench", "-url", "http://10.0.0.1:80/mcp", "-requests", "1"}, exitUsage, false},
 		{"serve without a readable token file fails", []string{"serve", "-tokens", "/nonexistent/tokens.json"}, exitFail, false},
 	}
 	for _, tt := range tests {
@@ -212,6 +213,12 @@ func TestServe(t *testing.T) {
 			}
 			if status := initialize(t, first["url"], token); status != 200 {
 				t.Errorf("initialize with the token: %d, want 200", status)
+			}
+			bench := exec.Command(binary, "bench", "-url", first["url"], "-token", token, "-requests", "200", "-conns", "4", "-json", "-progress", "0")
+			out, err := bench.Output()
+			var result struct{ Requests, Errors int }
+			if err != nil || json.Unmarshal(out, &result) != nil || result.Requests != 200 || result.Errors != 0 {
+				t.Errorf("rawmcp bench against serve: %v, %s", err, out)
 			}
 
 			if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
