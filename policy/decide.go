@@ -82,7 +82,7 @@ const (
 // server's exactly (A-P04); the subject's current revision. Any failure
 // there is the same 401 invalid_token.
 func (p *Policy) Authenticate(authorization []byte, present bool, op string, now time.Time) (Principal, *Denial) {
-	scopes := RequiredScopes(op)
+	scopes := requiredScopes(op)
 	if !present {
 		return Principal{}, &Denial{statusUnauthorized, p.challenge("", scopes), ReasonMissingToken, DetailAbsent}
 	}
@@ -202,7 +202,7 @@ func (p *Policy) Authorize(pr Principal, op string) *Denial {
 	if _, ok := p.tenants[pr.Tenant]; !ok {
 		return &Denial{statusForbidden, "", ReasonTenantForbidden, DetailTenant}
 	}
-	scopes := RequiredScopes(op)
+	scopes := requiredScopes(op)
 	for _, scope := range scopes {
 		if !slices.Contains(pr.Scopes, scope) {
 			return &Denial{statusForbidden, p.challenge(errorInsufficientScope, scopes), ReasonInsufficientScope, DetailScope}
@@ -230,10 +230,19 @@ var scopesBeyondConnect = map[string][]string{
 // the MCP layer refuses it later), or "GET" / "DELETE" for the notification
 // stream and the session end. The caller owns the returned slice.
 func RequiredScopes(op string) []string {
+	return slices.Clone(requiredScopes(op))
+}
+
+// connectOnly is what every operation not in scopesBeyondConnect needs.
+var connectOnly = []string{ScopeConnect}
+
+// requiredScopes is RequiredScopes without the copy, for this package's
+// read-only use on every request.
+func requiredScopes(op string) []string {
 	if scopes, ok := scopesBeyondConnect[op]; ok {
-		return slices.Clone(scopes)
+		return scopes
 	}
-	return []string{ScopeConnect}
+	return connectOnly
 }
 
 // Bearer error codes, RFC 6750 §3.1.
