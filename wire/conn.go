@@ -231,7 +231,7 @@ func (c *conn) finish(resp *response, req *httpparse.Request) bool {
 	c.space.out = out
 	// Report before writing, so a client that has read the answer can
 	// rely on the decision being recorded (traces pair them in order).
-	s.report(c.id, resp)
+	s.report(c.id, resp, req)
 	c.nc.SetWriteDeadline(s.cfg.Now().Add(s.cfg.WriteTimeout))
 	_, werr := c.nc.Write(out)
 	if werr != nil {

@@ -1,6 +1,7 @@
 package wire_test
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"rawmcp/httpparse"
+	"rawmcp/policy"
 	"rawmcp/wire"
 	"rawmcp/wire/scenario"
 )
@@ -438,5 +440,27 @@ func checkResponse(t *testing.T, resp *httpparse.Response, w want) {
 	}
 	if diff := cmp.Diff(w.body, string(resp.Body)); diff != "" {
 		t.Errorf("body (-want +got):\n%s", diff)
+	}
+}
+
+// TestLogCorrelates checks what a log line says about a request: its
+// status and rule, and for the token and the session only the short
+// correlation ids traces use, never the values (A-P07).
+func TestLogCorrelates(t *testing.T) {
+	var logs syncBuffer
+	f := startFixture(t, logTo(&logs))
+	sid := openSession(t, f, "alice")
+	do(t, f, post(f, f.Tokens["bob"], pingBody, inSession(sid)...).Bytes())
+	want := fmt.Sprintf("level=INFO msg=refused conn=%d status=404 rule=T-43 token=%s session=%s\n",
+		3, policy.Correlate([]byte(f.Tokens["bob"])), policy.Correlate([]byte(sid)))
+	lines := strings.SplitAfter(logs.String(), "\n")
+	var got string
+	for _, l := range lines {
+		if strings.Contains(l, "msg=refused") {
+			got = l[strings.Index(l, "level="):]
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("log line (-want +got):\n%s", diff)
 	}
 }

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/netip"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -251,15 +253,42 @@ func (s *Server) isShuttingDown() bool {
 // discard is where the bounded drain after an error answer reads to.
 var discard = io.Discard
 
-// report logs an answered request and tells OnDecision. The log carries
-// the connection number, status and rule: never request bytes, tokens or
-// session IDs.
-func (s *Server) report(connID uint64, r *response) {
+// report logs an answered request and tells OnDecision. Refusals log at
+// Info, answers at Debug. A line carries the connection number, status and
+// rule, and for the Authorization and Mcp-Session-Id headers only a short
+// irreversible correlation id (policy.Correlate), never the bytes: a
+// reader can match lines of one client without the log holding a secret
+// (A-33, A-P07). req is nil when the request never parsed.
+func (s *Server) report(connID uint64, r *response, req *httpparse.Request) {
 	rule := RuleFor(r.rule)
+	level, msg := slog.LevelDebug, "answered"
 	if r.status >= 400 {
-		s.cfg.Logger.Info("refused", "conn", connID, "status", r.status, "rule", rule.ID)
+		level, msg = slog.LevelInfo, "refused"
+	}
+	if s.cfg.Logger.Enabled(context.Background(), level) {
+		attrs := []slog.Attr{slog.Uint64("conn", connID), slog.Int("status", r.status), slog.String("rule", rule.ID)}
+		if req != nil {
+			if v, ok := req.Get(httpparse.SingletonAuthorization); ok {
+				attrs = append(attrs, slog.String("token", policy.Correlate(credentials(v))))
+			}
+			if v, ok := req.Get(httpparse.SingletonSessionID); ok {
+				attrs = append(attrs, slog.String("session", policy.Correlate(v)))
+			}
+		}
+		s.cfg.Logger.LogAttrs(context.Background(), level, msg, attrs...)
 	}
 	if s.cfg.OnDecision != nil {
 		s.cfg.OnDecision(Decision{Status: r.status, Rule: rule})
 	}
+}
+
+// credentials drops a leading "Bearer " so the log's correlation id of a
+// token is the one traces print for it (policy.Correlate of the token);
+// any other value is correlated whole.
+func credentials(authorization []byte) []byte {
+	const scheme = "bearer "
+	if len(authorization) > len(scheme) && strings.EqualFold(string(authorization[:len(scheme)]), scheme) {
+		return bytes.TrimLeft(authorization[len(scheme):], " ")
+	}
+	return authorization
 }

@@ -108,6 +108,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.IntVar(&opts.MaxSessions, "sessions", opts.MaxSessions, "most live sessions; one more initialize gets 503")
 	fs.DurationVar(&opts.SessionTTL, "session-ttl", opts.SessionTTL, "session lifetime from initialize, never renewed")
 	fs.IntVar(&opts.MaxInFlight, "inflight", opts.MaxInFlight, "most requests in processing; one more gets 503 at once")
+	verbose := fs.Bool("v", false, "log every answer with its rule, not only refusals")
 	if code, done := parse(fs, args, 0); done {
 		return code
 	}
@@ -120,7 +121,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		opts.TokenFile = data
 	}
-	opts.Logger = slog.New(slog.NewTextHandler(stderr, nil))
+	level := slog.LevelInfo
+	if *verbose {
+		level = slog.LevelDebug
+	}
+	opts.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	err := scenario.Serve(ctx, opts, func(e scenario.Endpoint) error { return printJSON(stdout, e) })
 	switch {
 	case errors.Is(err, wire.ErrNotLoopback), errors.Is(err, scenario.ErrServeOptions):
