@@ -60,9 +60,10 @@ func (c *conn) awaitRequest() bool {
 	if c.srv.isShuttingDown() {
 		return false
 	}
-	n, err := c.nc.Read(c.first[:])
+	// A read that brings no byte ends the connection, whatever its error.
+	n, _ := c.nc.Read(c.first[:])
 	c.idle.Store(false)
-	if n == 0 || err != nil && n == 0 {
+	if n == 0 {
 		return false
 	}
 	c.takeSpace()
@@ -90,10 +91,11 @@ func (c *conn) takeSpace() {
 	}
 }
 
+// releaseSpace returns the space to the pool once no input is waiting in
+// it. Nothing is cleared: Parse resets the request, finish overwrites out,
+// and neither refers to anything outside the space.
 func (c *conn) releaseSpace() {
 	if c.space != nil && c.filled == 0 {
-		c.space.req = httpparse.Request{}
-		c.space.out = c.space.out[:0]
 		c.srv.spaces.Put(c.space)
 		c.space = nil
 	}
@@ -118,7 +120,8 @@ func (c *conn) serveRequest() bool {
 	}
 	if s.inFlight.Add(1) > int64(s.cfg.MaxInFlight) {
 		s.inFlight.Add(-1)
-		c.finish(&response{status: 503, headers: []header{{"Retry-After", "1"}}, close: true, rule: "H-gate"}, req)
+		busy := unavailable("H-gate")
+		c.finish(&busy, req)
 		return false
 	}
 	x := exchange{c: c, srv: s, req: req, headLen: headLen, now: s.cfg.Now()}
@@ -127,7 +130,9 @@ func (c *conn) serveRequest() bool {
 	if resp.status == 0 {
 		return false
 	}
-	if req.Close || resp.status >= 400 {
+	// H-37: the client asked to close; H-40: once Shutdown has begun the
+	// server keeps no connection, and says so.
+	if req.Close || s.isShuttingDown() {
 		resp.close = true
 	}
 	keep := c.finish(&resp, req)
@@ -194,9 +199,9 @@ func (c *conn) answerReadError(err error) bool {
 	var pe *httpparse.Error
 	switch {
 	case errors.As(err, &pe):
-		c.finish(&response{status: pe.Status, close: true, rule: ruleForParseError(pe)}, nil)
+		c.finish(&response{status: pe.Status, rule: ruleForParseError(pe)}, nil)
 	case isTimeout(err):
-		c.finish(&response{status: 408, close: true, rule: "H-P08"}, nil)
+		c.finish(&response{status: 408, rule: "H-P08"}, nil)
 	}
 	return false
 }
@@ -207,20 +212,21 @@ func isTimeout(err error) bool {
 }
 
 // finish writes resp and reports whether the connection stays open. Error
-// answers get their constant body here, so no handler can put request
-// bytes into one.
+// answers close the connection (T-P14) and get their constant body here,
+// so no caller can forget either or put request bytes into one.
 func (c *conn) finish(resp *response, req *httpparse.Request) bool {
 	s := c.srv
-	if resp.status >= 400 && resp.body == nil {
-		resp.contentType = "application/json"
-		resp.body = errorBody(resp.status, resp.code())
+	if resp.status >= 400 {
+		resp.close = true
+		if resp.body == nil {
+			resp.contentType = contentTypeJSON
+			resp.body = errorBody(resp.status, resp.code())
+		}
 	}
 	if req != nil && req.Method == httpparse.MethodHEAD {
 		resp.headRequest = true
 	}
-	if c.space == nil {
-		c.takeSpace()
-	}
+	c.takeSpace() // a connection refused over MaxConns has none yet
 	resp = guarded(resp)
 	out := appendResponse(c.space.out[:0], resp, s.dates.get(s.cfg.Now()))
 	if len(out) > s.cfg.MaxResponse {
@@ -248,13 +254,16 @@ func (c *conn) finish(resp *response, req *httpparse.Request) bool {
 // reads the answer instead of a reset caused by unread bytes (RFC 9112
 // §9.6), and nothing it sent after is ever parsed as a request.
 func (c *conn) closeGracefully() {
+	// Nothing read from here on is parsed, so the buffer goes back first: a
+	// draining connection, even one refused over MaxConns, costs no more
+	// than an idle one.
+	c.release()
 	type closeWriter interface{ CloseWrite() error }
 	if cw, ok := c.nc.(closeWriter); ok {
 		cw.CloseWrite()
 		c.nc.SetReadDeadline(c.srv.cfg.Now().Add(drainTimeout))
-		io.CopyN(discard, c.nc, drainLimit)
+		io.CopyN(io.Discard, c.nc, drainLimit)
 	}
-	c.filled = 0
 }
 
 // The drain after an error is bounded in bytes and time, so a client
@@ -268,5 +277,6 @@ const (
 func (c *conn) refuseOverCapacity() {
 	defer c.release()
 	defer c.nc.Close()
-	c.finish(&response{status: 503, headers: []header{{"Retry-After", "1"}}, close: true, rule: "H-conns"}, nil)
+	full := unavailable("H-conns")
+	c.finish(&full, nil)
 }

@@ -5,13 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/netip"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"rawmcp/httpparse"
@@ -38,8 +38,9 @@ type Config struct {
 	IdleTimeout time.Duration
 	// WriteTimeout bounds writing one response.
 	WriteTimeout time.Duration
-	// MaxInFlight is how many requests may be in processing (from a
-	// complete head to a written response); the next gets 503 at once.
+	// MaxInFlight is how many requests may be in processing, from a
+	// complete head until the answer is ready to write (the write has its
+	// own bound, WriteTimeout); the next gets 503 at once.
 	MaxInFlight int
 	// MaxConns caps open connections, so idle ones cannot pile up either.
 	MaxConns int
@@ -49,6 +50,9 @@ type Config struct {
 	// MaxResponse is the largest response this server will write (64 KiB).
 	MaxResponse int
 
+	// Now is the clock of every decision (session and token lifetimes,
+	// Date) and of the socket deadlines: on a real socket it must not run
+	// behind the real clock, or every deadline has already passed.
 	Now    func() time.Time
 	Logger *slog.Logger
 	// OnDecision, if set, is called after each response with the rule that
@@ -148,11 +152,14 @@ func Listen(addr string) (net.Listener, error) {
 }
 
 // Serve accepts connections until Shutdown, serving each on its own
-// goroutine. It returns nil after Shutdown.
+// goroutine. It returns nil after Shutdown, which closes ln.
 func (s *Server) Serve(ln net.Listener) error {
 	s.mu.Lock()
 	if s.closing {
 		s.mu.Unlock()
+		// Shutdown came first and could not close ln; left open, it
+		// would queue connections nobody accepts.
+		ln.Close()
 		return nil
 	}
 	s.ln = ln
@@ -160,13 +167,10 @@ func (s *Server) Serve(ln net.Listener) error {
 	for {
 		nc, err := ln.Accept()
 		if err != nil {
-			select {
-			case <-s.shutdown:
+			if s.isShuttingDown() {
 				return nil
-			default:
 			}
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
+			if acceptRetryable(err) {
 				time.Sleep(5 * time.Millisecond)
 				continue
 			}
@@ -174,6 +178,14 @@ func (s *Server) Serve(ln net.Listener) error {
 		}
 		s.ServeConn(nc)
 	}
+}
+
+// acceptRetryable reports an accept error that passes: a timeout, or
+// running out of file descriptors, when new connections wait in the
+// kernel's backlog until some close. Returning would stop the server for
+// good, so a flood of connections could end it (net/http retries too).
+func acceptRetryable(err error) bool {
+	return isTimeout(err) || errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE)
 }
 
 // ServeConn serves one already-accepted connection on a new goroutine.
@@ -249,9 +261,6 @@ func (s *Server) isShuttingDown() bool {
 		return false
 	}
 }
-
-// discard is where the bounded drain after an error answer reads to.
-var discard = io.Discard
 
 // report logs an answered request and tells OnDecision. Refusals log at
 // Info, answers at Debug. A line carries the connection number, status and
