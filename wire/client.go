@@ -18,7 +18,7 @@ import (
 // adds, reorders or repairs a byte.
 type Client struct {
 	Addr    string
-	Timeout time.Duration // per round trip, default 5 s
+	Timeout time.Duration // per round trip; 0 means defaultClientTimeout
 	Limits  httpparse.ResponseLimits
 
 	nc  net.Conn
@@ -28,8 +28,12 @@ type Client struct {
 
 // NewClient returns a client for a server at addr ("127.0.0.1:port").
 func NewClient(addr string) *Client {
-	return &Client{Addr: addr, Timeout: 5 * time.Second, Limits: httpparse.DefaultResponseLimits()}
+	return &Client{Addr: addr, Timeout: defaultClientTimeout, Limits: httpparse.DefaultResponseLimits()}
 }
+
+// defaultClientTimeout bounds a round trip: far above any answer rawmcp
+// gives on loopback, so it only ever ends a hung exchange.
+const defaultClientTimeout = 5 * time.Second
 
 // Request is a request written readably; Bytes renders it with CRLF line
 // ends, the header fields in the given order, and Content-Length for a
@@ -162,7 +166,7 @@ func (c *Client) Close() {
 
 func (c *Client) timeout() time.Duration {
 	if c.Timeout <= 0 {
-		return 5 * time.Second
+		return defaultClientTimeout
 	}
 	return c.Timeout
 }

@@ -83,7 +83,7 @@ func validHeaderValue(v string) bool {
 
 // internalError is written instead of a response whose header values
 // failed the H-P10 guard.
-var internalError = response{status: 500, contentType: "application/json", body: errorBody(500, codeHTTPError), close: true, rule: "internal"}
+var internalError = response{status: 500, contentType: contentTypeJSON, body: errorBody(500, codeHTTPError), close: true, rule: "internal"}
 
 // guarded returns r, or the constant 500 (which closes the connection) if
 // any of r's header values fails the H-P10 check. The caller writes, logs

@@ -43,6 +43,17 @@ func refuse(status int, rule string, headers ...header) response {
 	return response{status: status, rule: rule, headers: headers}
 }
 
+// sessionNotFound is the one 404 for a session that is unknown, expired,
+// ended or another principal's (T-43, T-P10).
+var sessionNotFound = response{status: 404, rule: "T-43", rpcCode: codeSessionNotFound}
+
+// unavailable is the 503 of a full budget (requests in processing, open
+// connections, sessions): refused at once, with Retry-After so the client
+// tries again soon rather than waiting (RFC 9110 §10.2.3).
+func unavailable(rule string) response {
+	return refuse(503, rule, header{"Retry-After", "1"})
+}
+
 // handle applies the receive order of T-P14 after the parser's framing
 // and size checks: Host, Origin, path and method, media types, body and
 // strict JSON, bearer token, protocol version, session, scope and tenant,
@@ -207,7 +218,7 @@ func (x *exchange) checkSession(id []byte, present bool, owner state.Owner) (res
 		return refuse(400, "T-P09"), false
 	}
 	if _, err := x.srv.cfg.Sessions.Check(string(id), owner, x.now); err != nil {
-		return response{status: 404, rule: "T-43", rpcCode: codeSessionNotFound}, false
+		return sessionNotFound, false
 	}
 	return response{}, true
 }
@@ -255,14 +266,13 @@ func ownerOf(p policy.Principal) state.Owner {
 func (x *exchange) replyResponse(r mcp.Reply) response {
 	resp := response{status: r.Status, rule: r.Rule}
 	switch {
+	case r.Status == 503:
+		return unavailable(r.Rule)
 	case r.Status >= 400:
 		if r.Status == 404 {
 			resp.rpcCode = codeSessionNotFound
 		} else if r.Status == 400 {
 			resp.rpcCode = codeInvalidRequest
-		}
-		if r.Status == 503 {
-			resp.headers = []header{{"Retry-After", "1"}}
 		}
 	case r.Body == mcp.BodyNone:
 	case r.Body == mcp.BodyJSON:
@@ -331,14 +341,15 @@ func (x *exchange) get() response {
 	case errors.Is(err, state.ErrCursor):
 		return refuse(400, "T-P11")
 	case errors.Is(err, state.ErrNotFound):
-		return response{status: 404, rule: "T-43", rpcCode: codeSessionNotFound}
+		return sessionNotFound
 	case errors.Is(err, state.ErrLifecycle):
 		return response{status: 400, rule: "T-P06", rpcCode: codeInvalidRequest}
 	case err != nil:
 		return refuse(500, "internal")
 	}
 	retry := int(x.srv.cfg.SSERetry / time.Millisecond)
-	body, err := sseframe.AppendEvent(nil, sseframe.Event{ID: batch.PrimingID, Retry: retry})
+	// Framed in the request's pooled event buffer, as replyResponse does.
+	body, err := sseframe.AppendEvent(x.c.space.event[:0], sseframe.Event{ID: batch.PrimingID, Retry: retry})
 	for _, ev := range batch.Events {
 		if err != nil {
 			break
@@ -348,6 +359,7 @@ func (x *exchange) get() response {
 	if err != nil {
 		return refuse(500, "internal")
 	}
+	x.c.space.event = body
 	return response{status: 200, contentType: contentTypeSSE, body: body, rule: "T-25"}
 }
 
@@ -358,7 +370,7 @@ func (x *exchange) delete() response {
 		return r
 	}
 	if _, err := x.srv.cfg.Sessions.Step(id, owner, state.InputDelete, x.now); err != nil {
-		return response{status: 404, rule: "T-43", rpcCode: codeSessionNotFound}
+		return sessionNotFound
 	}
 	return response{status: 204, rule: "T-45"}
 }

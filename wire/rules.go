@@ -22,7 +22,6 @@ var rules = map[string]string{
 	"H-P08":   "the whole request did not arrive within the read deadline (408, close)",
 	"H-P11":   "routing is an exact, case-sensitive match on the raw path (404)",
 	"H-P12":   "a standard method that /mcp does not serve: 405 with Allow; an unknown method is 501",
-	"H-P13":   "Expect: 100-continue: header checks ran first; 100 only because the body will be read",
 	"H-15":    "an HTTP/1.1 request needs exactly one valid Host (400)",
 	"H-35":    "a POST needs Content-Length: requests are never close-delimited (411)",
 	"H-50":    "only HTTP/1.1 is served; other versions get 505",
