@@ -99,6 +99,16 @@ var lifecycle = map[Phase]map[Input]Phase{
 	},
 }
 
+// Allows reports whether a session in phase may take in, without moving it
+// (nil, ErrLifecycle or, for a closed session, ErrNotFound). The server asks
+// before its scope check, because T-P14 puts the lifecycle before scope and
+// tenant, and applies the input with Step only after that check; Step asks
+// the table again under the lock.
+func Allows(phase Phase, in Input) error {
+	_, err := transition(phase, in)
+	return err
+}
+
 // transition applies in to a session in phase from. On an illegal input the
 // phase stays as it was.
 func transition(from Phase, in Input) (Phase, error) {

@@ -294,6 +294,16 @@ func TestReceiveOrder(t *testing.T) {
 		{"T-P06/initialize carrying a session id is 400",
 			func(e env) wire.Request { return post(e.f, alice, initializeBody, [2]string{"Mcp-Session-Id", e.sid}) },
 			func(e env) want { return want{400, "T-P06", nil, invalidRequestBody} }},
+		{"T-P14/the lifecycle is checked before the scope",
+			func(e env) wire.Request {
+				token := e.token("no-resources-scope")
+				resp := do(t, e.f, post(e.f, token, initializeBody).Bytes())
+				sid, _ := resp.Get("Mcp-Session-Id")
+				return post(e.f, token, listBody, inSession(sid)...)
+			},
+			func(e env) want {
+				return want{400, "T-P06", map[string]string{"WWW-Authenticate": ""}, invalidRequestBody}
+			}},
 		// Scope and tenant (A-14, the tenant ACL).
 		{"A-14/a missing scope is 403 insufficient_scope with the step-up scope",
 			func(e env) wire.Request {

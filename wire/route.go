@@ -171,8 +171,14 @@ func (x *exchange) post() response {
 			return response{status: 400, rule: "T-P06", rpcCode: codeInvalidRequest}
 		}
 	} else if hasSession || msg.Method != mcp.MethodPing {
-		if r, ok := x.checkSession(sessionID, hasSession, owner); !ok {
+		phase, r, ok := x.checkSession(sessionID, hasSession, owner)
+		if !ok {
 			return r
+		}
+		// The lifecycle before scope and tenant (T-P14): asked here, the
+		// input is applied only at dispatch.
+		if in, rules := mcp.InputFor(msg); rules && state.Allows(phase, in) != nil {
+			return response{status: 400, rule: "T-P06", rpcCode: codeInvalidRequest}
 		}
 	}
 	if d := x.srv.cfg.Policy.Authorize(principal, op); d != nil {
@@ -210,17 +216,18 @@ func (x *exchange) checkPostVersion(msg jsonrpc.Message, hasSession bool) (respo
 
 // checkSession applies T-42 (missing → 400), T-P09 (malformed → 400) and
 // T-43/T-P10 (unknown, expired, ended or another principal's → 404).
-func (x *exchange) checkSession(id []byte, present bool, owner state.Owner) (response, bool) {
+func (x *exchange) checkSession(id []byte, present bool, owner state.Owner) (state.Phase, response, bool) {
 	if !present {
-		return refuse(400, "T-42"), false
+		return state.PhaseClosed, refuse(400, "T-42"), false
 	}
 	if !state.ValidSessionID(id) {
-		return refuse(400, "T-P09"), false
+		return state.PhaseClosed, refuse(400, "T-P09"), false
 	}
-	if _, err := x.srv.cfg.Sessions.Check(string(id), owner, x.now); err != nil {
-		return sessionNotFound, false
+	phase, err := x.srv.cfg.Sessions.Check(string(id), owner, x.now)
+	if err != nil {
+		return state.PhaseClosed, sessionNotFound, false
 	}
-	return response{}, true
+	return phase, response{}, true
 }
 
 // authenticate is the bearer step; it runs on every /mcp request.
@@ -311,7 +318,7 @@ func (x *exchange) sessionRequest(op string) (id string, owner state.Owner, r re
 	}
 	owner = ownerOf(principal)
 	sid, present := x.req.Get(httpparse.SingletonSessionID)
-	if r, ok := x.checkSession(sid, present, owner); !ok {
+	if _, r, ok := x.checkSession(sid, present, owner); !ok {
 		return "", owner, r, false
 	}
 	if d := x.srv.cfg.Policy.Authorize(principal, op); d != nil {

@@ -245,6 +245,7 @@ var errorStatuses = []exchange{
 		resp, err := c.Do(body, false)
 		if err == nil {
 			sid, _ = resp.Get("Mcp-Session-Id")
+			c.Do(post(s.f, s.f.Tokens["no-resources-scope"], initializedBody, inSession(sid)...).Bytes(), false)
 		}
 		return post(s.f, s.f.Tokens["no-resources-scope"], listBody, inSession(sid)...).Bytes()
 	}},

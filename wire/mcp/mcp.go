@@ -93,10 +93,7 @@ func (h *Handler) Post(c Call) Reply {
 		}
 		return Reply{Status: 400, Rule: "T-P07"}
 	}
-	input := state.InputRequest
-	if c.Msg.Method == MethodPing {
-		input = state.InputPing
-	}
+	input, _ := InputFor(c.Msg)
 	if _, err := h.Table.Step(c.SessionID, c.Owner, input, c.Now); err != nil {
 		return stateFailure(err)
 	}
@@ -112,6 +109,24 @@ func (h *Handler) Post(c Call) Reply {
 		Message: jsonrpc.AppendError(nil, c.Msg.ID, jsonrpc.CodeMethodNotFound, "Method not found"),
 		Rule:    "T-66",
 	}
+}
+
+// InputFor names the lifecycle input msg is for the state package's
+// transition table, and false for messages the lifecycle does not rule on:
+// responses and notifications other than notifications/initialized, which
+// Post refuses on their own (T-P04, T-12).
+func InputFor(msg jsonrpc.Message) (state.Input, bool) {
+	switch {
+	case msg.Kind == jsonrpc.KindNotification && msg.Method == MethodInitialized:
+		return state.InputInitialized, true
+	case msg.Kind != jsonrpc.KindRequest:
+		return 0, false
+	case msg.Method == MethodInitialize:
+		return state.InputInitialize, true
+	case msg.Method == MethodPing:
+		return state.InputPing, true
+	}
+	return state.InputRequest, true
 }
 
 func (h *Handler) notification(c Call) Reply {
