@@ -45,9 +45,9 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 func runAttack(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("attack", "attack [-v] [-trace]",
-		"Runs each attack of the table against a fresh server with the exact status that\n"+
-			"blocks it, then scans every response for tokens and session ids. BLOCK means\n"+
-			"every attack was blocked; the attacks that got through are listed on stderr.", stderr)
+		"Runs each attack of the table against a fresh server with the exact status and\n"+
+			"rule that block it, then scans every response for tokens and session ids. BLOCK\n"+
+			"means every attack was blocked; the attacks that got through are listed on stderr.", stderr)
 	verbose := fs.Bool("v", false, "list every attack with its expected and observed status (stderr)")
 	trace := traceFlag(fs, stderr)
 	if code, done := parse(fs, args, 0); done {

@@ -188,10 +188,11 @@ func reuseAfterDelete(b *bench) (*httpparse.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	if resp, err := p.deleteSession(); wantStatus(resp, err, 204) != nil {
-		return nil, errors.Join(errSetup, wantStatus(resp, err, 204))
+	resp, err := p.deleteSession()
+	if err := wantStatus(resp, err, 204); err != nil {
+		return nil, errors.Join(errSetup, err)
 	}
-	resp, err := p.ping()
+	resp, err = p.ping()
 	return resp, check(resp, err, refusal(404, codeSessionNotFound))
 }
 
@@ -299,8 +300,9 @@ func sessionFlood(b *bench) (*httpparse.Response, error) {
 	var sessions []string
 	for range capacity {
 		p.session = ""
-		if resp, err := p.initialize(mcp.ProtocolVersion); wantStatus(resp, err, 200) != nil {
-			return nil, errors.Join(errSetup, wantStatus(resp, err, 200))
+		resp, err := p.initialize(mcp.ProtocolVersion)
+		if err := wantStatus(resp, err, 200); err != nil {
+			return nil, errors.Join(errSetup, err)
 		}
 		sessions = append(sessions, p.session)
 	}

@@ -12,14 +12,17 @@ import (
 	"rawmcp/wire/mcp"
 )
 
-// Attack is one named attempt to get past the boundary and the exact
-// status that blocks it. Its probe may check more (a field that must be
-// absent, a pipelined request that must stay unanswered); the attack is
-// blocked only if the status and every such check hold and, for a
-// refusal, the server closes the connection (T-P14).
+// Attack is one named attempt to get past the boundary, the exact status
+// that blocks it and the rule that status must rest on. Its probe may
+// check more (a field that must be absent, a pipelined request that must
+// stay unanswered); the attack is blocked only if the status, the rule and
+// every such check hold and, for a refusal, the server closes the
+// connection (T-P14).
 type Attack struct {
 	Name string
-	// Rule is the requirement ID the server should name for its answer.
+	// Rule is the requirement ID the server must name for its answer: two
+	// refusals can share status and body (a query and an obs-fold are both
+	// the same plain 400), so only the rule shows which check stopped it.
 	Rule string
 	Want int
 
@@ -104,6 +107,8 @@ func (r *run) attack(a Attack) AttackResult {
 		res.Problem = r.secret.redact(err.Error())
 	case resp == nil:
 		res.Problem = "no response"
+	case res.Decision != a.Rule:
+		res.Problem = "the server named rule " + strconv.Quote(res.Decision) + ", want " + a.Rule
 	case resp.Status >= 400 && !resp.Close:
 		res.Problem = "the refusal leaves the connection open (T-P14)"
 	default:

@@ -8,11 +8,13 @@
 //     GET with Last-Event-ID, DELETE, 404) and checks every status line,
 //     every header field and every body byte against the profile.
 //   - RunAttacks runs the attack table, each attack against a fresh server
-//     with the exact status that blocks it, then scans every response of
-//     the run for fixture tokens and session ids.
+//     with the exact status that blocks it and the rule it must rest on,
+//     then scans every response of the run for fixture tokens and session
+//     ids.
 //   - RunExperiments runs the profile document's ten step-by-step
-//     experiments: one change each, a predicted status, the observed
-//     status line, the fields that matter and the rule that decided.
+//     experiments: one change each, a predicted status and rule, the
+//     observed status line, the fields that matter and the rule that
+//     decided.
 //   - Serve wires Policy, session Table and Server for real clients.
 //
 // Requests are written out header by header (steps.go) and checked

@@ -13,8 +13,8 @@ import (
 )
 
 // Experiment is one of the profile document's "Step-by-step experiments":
-// change one thing, predict the status, run it, read the answer and the
-// rule behind it. Some experiments change one thing in two or three ways
+// change one thing, predict the status and the rule behind it, run it,
+// read the answer. Some experiments change one thing in two or three ways
 // (either RFC 8707 resource, revoke or revision); each way is a probe.
 type Experiment struct {
 	Number int
@@ -26,6 +26,11 @@ type Experiment struct {
 type probe struct {
 	changed string
 	want    int
+	// rule is the requirement ID the server must name: two answers can
+	// share status and body (a missing MCP-Protocol-Version and a missing
+	// Mcp-Session-Id are both the same plain 400), so only the rule shows
+	// which check answered.
+	rule string
 	// show lists the header fields that matter for this answer.
 	show []string
 	run  func(b *bench) (*httpparse.Response, error)
@@ -125,6 +130,8 @@ func (r *run) probe(b *bench, p probe) ProbeResult {
 		pr.Problem = "predicted " + strconv.Itoa(p.want) + ", observed " + strconv.Itoa(resp.Status)
 	case err != nil:
 		pr.Problem = r.secret.redact(err.Error())
+	case pr.Rule.ID != p.rule:
+		pr.Problem = "predicted rule " + p.rule + ", the server named " + strconv.Quote(pr.Rule.ID)
 	default:
 		pr.Pass = true
 	}

@@ -56,17 +56,31 @@ func TestExperiments(t *testing.T) {
 	}
 }
 
-// TestWrongPredictionFails runs an experiment whose prediction is wrong:
+// TestWrongPredictionFails runs experiments whose prediction is wrong:
 // the verdict must turn.
 func TestWrongPredictionFails(t *testing.T) {
-	e := Experiments()[0]
-	e.probes = slices.Clone(e.probes)
-	e.probes[0].want = 415
-	v := RunExperiments(context.Background(), RunOptions{}, []Experiment{e})
-	got := [4]any{v.Verdict, v.Experiments, v.Passed, v.Results[0].Probes[0].Problem}
-	want := [4]any{"FAIL", 1, 0, "predicted 415, observed 406"}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("verdict, experiments, passed, problem (-want +got):\n%s", diff)
+	tests := []struct {
+		name       string
+		experiment int
+		change     func(p *probe)
+		problem    string
+	}{
+		{"T-P02/a wrong status", 1, func(p *probe) { p.want = 415 }, "predicted 415, observed 406"},
+		{"T-P08/the right status for another check's reason", 3, func(p *probe) { p.rule = "T-42" },
+			`predicted rule T-42, the server named "T-P08"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := Experiments()[tt.experiment-1]
+			e.probes = slices.Clone(e.probes[:1])
+			tt.change(&e.probes[0])
+			v := RunExperiments(context.Background(), RunOptions{}, []Experiment{e})
+			got := [4]any{v.Verdict, v.Experiments, v.Passed, v.Results[0].Probes[0].Problem}
+			want := [4]any{"FAIL", 1, 0, tt.problem}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("verdict, experiments, passed, problem (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 

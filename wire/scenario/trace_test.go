@@ -110,6 +110,16 @@ func TestTraceExchange(t *testing.T) {
 			raw:  "GET /mcp HTTP/1.1\r\nX-Pad: " + strings.Repeat("a", 300) + "\r\n\r\n",
 			want: "* step\n> GET /mcp HTTP/1.1\n> X-Pad: " + strings.Repeat("a", 113) + "… (307 bytes)\n>\n\n",
 		},
+		{
+			name: "H-P07/a line of traceLineLimit bytes is shown whole",
+			raw:  "GET /mcp HTTP/1.1\r\nX-Pad: " + strings.Repeat("a", traceLineLimit-len("X-Pad: ")) + "\r\n\r\n",
+			want: "* step\n> GET /mcp HTTP/1.1\n> X-Pad: " + strings.Repeat("a", traceLineLimit-len("X-Pad: ")) + "\n>\n\n",
+		},
+		{
+			name: "H-P07/a line one byte past traceLineLimit is cut",
+			raw:  "GET /mcp HTTP/1.1\r\nX-Pad: " + strings.Repeat("a", traceLineLimit+1-len("X-Pad: ")) + "\r\n\r\n",
+			want: "* step\n> GET /mcp HTTP/1.1\n> X-Pad: " + strings.Repeat("a", traceLineKeep-len("X-Pad: ")) + "… (241 bytes)\n>\n\n",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
