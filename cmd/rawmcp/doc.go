@@ -19,7 +19,8 @@
 // Exit status: 0 for PASS, BLOCK and a serve that stopped cleanly; 1 for
 // FAIL, PENETRATED and a serve that could not run; 2 for a usage error
 // (an unknown command or flag, a bad flag value, an address other than
-// 127.0.0.1).
+// 127.0.0.1). bench keeps its own: 0 when every answer passed, 1 when some
+// failed, 2 for a usage error or a refused initialize.
 //
 // This package holds flags and subcommands only; what they run lives in
 // package rawmcp/wire/scenario.

@@ -130,6 +130,7 @@ func TestUsage(t *testing.T) {
 	}{
 		{"help prints the commands on stdout", []string{"help"}, exitOK, true},
 		{"help <command> is that command's -h", []string{"help", "serve"}, exitOK, false},
+		{"help bench is bench's -h", []string{"help", "bench"}, exitOK, false},
 		{"-h on a command exits 0", []string{"demo", "-h"}, exitOK, false},
 		{"no command is a usage error", nil, exitUsage, false},
 		{"an unknown command is a usage error", []string{"fly"}, exitUsage, false},

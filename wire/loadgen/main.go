@@ -13,7 +13,7 @@ import (
 
 // Exit statuses of Main.
 const (
-	ExitOK     = 0 // every answer passed its check
+	ExitOK     = 0 // every answer passed its check, or -h printed the usage
 	ExitErrors = 1 // the run finished, but some answers failed
 	ExitUsage  = 2 // bad flags, a refused URL, or a refused handshake
 )
@@ -40,6 +40,9 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return ExitOK // -h asked for the usage, which is no usage error
+		}
 		return ExitUsage
 	}
 	set := map[string]bool{}

@@ -178,6 +178,16 @@ func TestMainUsage(t *testing.T) {
 	}
 }
 
+// TestMainHelp: -h prints the usage on stderr and is no usage error, as
+// -h on every other rawmcp command.
+func TestMainHelp(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := loadgen.Main([]string{"-h"}, &out, &errOut)
+	if code != loadgen.ExitOK || out.Len() != 0 || !strings.HasPrefix(errOut.String(), "usage: rawmcp bench -url ") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want %d, nothing, the usage", code, out.String(), errOut.String(), loadgen.ExitOK)
+	}
+}
+
 // TestSessionsEnded: a run ends every session it made, even when its
 // setup connection idled out meanwhile, and even when the run could not
 // start because the server refused one of them.

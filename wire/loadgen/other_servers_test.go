@@ -73,6 +73,19 @@ func closeDelimited(contentType, body string) func(http.ResponseWriter, json.Raw
 	}
 }
 
+// rawResponse writes bytes that are no valid HTTP/1.1 response and closes.
+func rawResponse(raw string) func(http.ResponseWriter, json.RawMessage) {
+	return func(w http.ResponseWriter, _ json.RawMessage) {
+		nc, buf, err := w.(http.Hijacker).Hijack()
+		if err != nil {
+			return
+		}
+		defer nc.Close()
+		buf.WriteString(raw)
+		buf.Flush()
+	}
+}
+
 func lengthFramed(status int, contentType, body string) func(http.ResponseWriter, json.RawMessage) {
 	return func(w http.ResponseWriter, id json.RawMessage) {
 		w.Header().Set("Content-Type", contentType)
@@ -117,6 +130,10 @@ func TestOtherServers(t *testing.T) {
 			map[loadgen.Fault]int64{loadgen.FaultContentType: requests}},
 		{"an event stream cut before its blank line", "resources", lengthFramed(200, "text/event-stream", "data: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"resources\":[]}}\n"),
 			map[loadgen.Fault]int64{loadgen.FaultSSE: requests}},
+		{"close/bare LF line ends are not HTTP/1.1", "ping", rawResponse("HTTP/1.1 200 OK\nContent-Length: 2\n\n{}"),
+			map[loadgen.Fault]int64{loadgen.FaultFraming: requests}},
+		{"T-44/a 404 again after initializing anew", "ping", lengthFramed(404, "application/json", pingResult),
+			map[loadgen.Fault]int64{loadgen.FaultSessionLost: requests}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := stubServer(t, tc.answer)
