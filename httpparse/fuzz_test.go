@@ -14,7 +14,7 @@ import (
 //   - the outcome (n, error, request) is the same whether the bytes come
 //     whole or in increments of 1 to 16 bytes with scanned (split
 //     invariance, as encoding/json/jsontext's FuzzResumableDecoder);
-//   - an accepted head written back with AppendTo parses to the same
+//   - an accepted head written back with appendTo parses to the same
 //     request (round trip, as encoding/json's FuzzUnmarshalJSON).
 //
 // The seeds are the unit-test tables.
@@ -40,7 +40,7 @@ func FuzzParse(f *testing.F) {
 		// "Name:v" comes back as "Name: v", one byte longer per line.
 		relim := lim
 		relim.MaxHeaderBytes += len(req.Fields)
-		out := req.AppendTo(nil)
+		out := req.appendTo(nil)
 		var again Request
 		n2, err := Parse(out, 0, relim, &again)
 		if err != nil || n2 != len(out) {

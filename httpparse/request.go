@@ -203,24 +203,3 @@ func (r *Request) Values(name string) iter.Seq[[]byte] {
 		}
 	}
 }
-
-// AppendTo appends the head in canonical form: the request line, each
-// field as "Name: value" in arrival order, and the empty line. Parsing the
-// result yields the same Request (the fuzz round trip); the raw client
-// builds requests with it.
-func (r *Request) AppendTo(dst []byte) []byte {
-	dst = append(dst, r.MethodToken...)
-	dst = append(dst, ' ')
-	dst = append(dst, r.Path...)
-	dst = append(dst, " HTTP/1.1\r\n"...)
-	for _, f := range r.Fields {
-		dst = append(dst, f.Name...)
-		dst = append(dst, ':')
-		if len(f.Value) > 0 {
-			dst = append(dst, ' ')
-			dst = append(dst, f.Value...)
-		}
-		dst = append(dst, "\r\n"...)
-	}
-	return append(dst, "\r\n"...)
-}

@@ -490,16 +490,36 @@ func TestRequestAccessors(t *testing.T) {
 	})
 }
 
+// appendTo appends the head in canonical form: the request line, each
+// field as "Name: value" in arrival order, and the empty line. Parsing the
+// result yields the same Request: FuzzParse's round trip.
+func (r *Request) appendTo(dst []byte) []byte {
+	dst = append(dst, r.MethodToken...)
+	dst = append(dst, ' ')
+	dst = append(dst, r.Path...)
+	dst = append(dst, " HTTP/1.1\r\n"...)
+	for _, f := range r.Fields {
+		dst = append(dst, f.Name...)
+		dst = append(dst, ':')
+		if len(f.Value) > 0 {
+			dst = append(dst, ' ')
+			dst = append(dst, f.Value...)
+		}
+		dst = append(dst, "\r\n"...)
+	}
+	return append(dst, "\r\n"...)
+}
+
 func TestAppendTo(t *testing.T) {
 	raw := []byte("\r\nPOST /a%2F HTTP/1.1\r\nHost:a\r\nX-Ows: \t v  w \t\r\nX-Empty:   \r\nContent-Length: 3\r\n\r\n")
 	var req Request
 	if _, err := Parse(raw, 0, DefaultLimits(), &req); err != nil {
 		t.Fatal(err)
 	}
-	got := string(req.AppendTo([]byte("prefix|")))
+	got := string(req.appendTo([]byte("prefix|")))
 	want := "prefix|POST /a%2F HTTP/1.1\r\nHost: a\r\nX-Ows: v  w\r\nX-Empty:\r\nContent-Length: 3\r\n\r\n"
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("AppendTo (-want +got):\n%s", diff)
+		t.Errorf("appendTo (-want +got):\n%s", diff)
 	}
 	var again Request
 	n, err := Parse([]byte(got[len("prefix|"):]), 0, DefaultLimits(), &again)
