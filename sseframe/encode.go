@@ -36,7 +36,7 @@ const MaxIDLen = 128
 // reader and comes back unchanged as a Last-Event-ID header value (a
 // field-value of VCHARs, RFC 9110 §5.5), so the server can answer 400 to
 // any incoming Last-Event-ID outside it (T-P11).
-func ValidID(id []byte) bool {
+func ValidID[S ~string | ~[]byte](id S) bool {
 	return len(id) <= MaxIDLen && isVisibleASCII(id)
 }
 
@@ -89,7 +89,7 @@ func validData(data string) bool {
 // The priming event (S-15, S-P05): Event{ID: "X", Retry: 2000} is written
 // as "id: X\nretry: 2000\ndata:\n\n".
 func AppendEvent(dst []byte, ev Event) ([]byte, error) {
-	if ev.ID != "" && (len(ev.ID) > MaxIDLen || !isVisibleASCII(ev.ID)) {
+	if ev.ID != "" && !ValidID(ev.ID) {
 		return dst, ErrInvalidID
 	}
 	if ev.Type != "" && !isVisibleASCII(ev.Type) {
