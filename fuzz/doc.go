@@ -13,4 +13,12 @@
 //     imports net, nothing but tests imports net/http.
 //
 // The package has no non-test code besides this comment.
+//
+// Not supported:
+//   - real sockets: memConn hands the server its input, so kernel
+//     buffering, resets and timing are out of the fuzzer's reach;
+//   - timeouts: memConn's deadlines are no-ops, since no read or write
+//     ever blocks (the wire tests cover slowloris and read deadlines);
+//   - a differential check of the response parser: only requests are
+//     compared with net/http.
 package fuzz
