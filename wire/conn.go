@@ -10,8 +10,8 @@ import (
 	"rawmcp/httpparse"
 )
 
-// conn is one client connection. Its loop: wait for a request's first byte
-// holding no buffer, take a buffer, read and parse the head, pass the gate,
+// conn is one client connection. Its loop: wait for a request's first
+// bytes holding only a 1 KiB first-read array, take a pooled buffer, read and parse the head, pass the gate,
 // answer, keep the connection only after a 2xx (pipelined bytes stay for
 // the next request), and close in stages after any 4xx/5xx.
 type conn struct {
