@@ -223,14 +223,15 @@ func (c *conn) finish(resp *response, req *httpparse.Request) bool {
 			resp.body = errorBody(resp.status, resp.code())
 		}
 	}
-	if req != nil && req.Method == httpparse.MethodHEAD {
-		resp.headRequest = true
-	}
 	c.takeSpace() // a connection refused over MaxConns has none yet
+	// The HEAD flag is set after the H-P10 guard, so a 500 that replaces
+	// an answer to HEAD carries no body either.
 	resp = guarded(resp)
+	resp.headRequest = req != nil && req.Method == httpparse.MethodHEAD
 	out := appendResponse(c.space.out[:0], resp, s.dates.get(s.cfg.Now()))
 	if len(out) > s.cfg.MaxResponse {
 		internal := internalError
+		internal.headRequest = resp.headRequest
 		resp = &internal
 		out = appendResponse(out[:0], resp, s.dates.get(s.cfg.Now()))
 	}
