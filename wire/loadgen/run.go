@@ -49,17 +49,20 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	}
 	defer r.endSessions(cfg, sessions)
 
-	if cfg.Requests <= 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, cfg.Duration)
-		defer cancel()
-	}
 	b := &bench{cfg: cfg, requester: r, budget: int64(cfg.Requests)}
 	workers := make([]*worker, cfg.Conns)
 	for i := range workers {
 		workers[i] = &worker{b: b, session: sessions[i%len(sessions)], client: r.client(cfg.Timeout)}
 	}
+	// The measured window and the -duration deadline start at the same
+	// instant, so requests/s is never taken over a shorter window than
+	// the run had.
 	start := time.Now()
+	if cfg.Requests <= 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, start.Add(cfg.Duration))
+		defer cancel()
+	}
 	stopProgress := b.reportProgress(start)
 	var wg sync.WaitGroup
 	for _, w := range workers {
