@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"rawmcp/wire/rule"
 	"sync/atomic"
 	"time"
 
@@ -120,7 +121,7 @@ func (c *conn) serveRequest() bool {
 	}
 	if s.inFlight.Add(1) > int64(s.cfg.MaxInFlight) {
 		s.inFlight.Add(-1)
-		busy := unavailable("H-gate")
+		busy := unavailable(rule.InFlightGate)
 		c.finish(&busy, req)
 		return false
 	}
@@ -182,14 +183,23 @@ func (c *conn) fill() error {
 	return err
 }
 
-// readBody makes sure the whole body, which ends at end, is in the buffer.
-func (c *conn) readBody(end int) error {
-	for c.filled < end {
-		if err := c.fill(); err != nil {
-			return err
+// readBody brings the whole body of req, whose head is headLen bytes, into
+// the buffer and returns it, first answering Expect: 100-continue with 100
+// when the body is still to come (H-P13).
+func (c *conn) readBody(headLen int, req *httpparse.Request, now time.Time) ([]byte, error) {
+	end := headLen + int(req.ContentLength)
+	if req.ExpectContinue && req.ContentLength > 0 && c.filled < end {
+		c.nc.SetWriteDeadline(now.Add(c.srv.cfg.WriteTimeout))
+		if _, err := c.nc.Write(continueResponse); err != nil {
+			return nil, err
 		}
 	}
-	return nil
+	for c.filled < end {
+		if err := c.fill(); err != nil {
+			return nil, err
+		}
+	}
+	return c.space.buf[headLen:end], nil
 }
 
 // answerReadError turns a failed read or parse into its answer: a parse
@@ -199,9 +209,10 @@ func (c *conn) answerReadError(err error) bool {
 	var pe *httpparse.Error
 	switch {
 	case errors.As(err, &pe):
-		c.finish(&response{status: pe.Status, rule: ruleForParseError(pe)}, nil)
+		r := parseRefusal(pe)
+		c.finish(&r, nil)
 	case isTimeout(err):
-		c.finish(&response{status: 408, rule: "H-P08"}, nil)
+		c.finish(&response{status: 408, rule: rule.ReadDeadline}, nil)
 	}
 	return false
 }
@@ -278,6 +289,6 @@ const (
 func (c *conn) refuseOverCapacity() {
 	defer c.release()
 	defer c.nc.Close()
-	full := unavailable("H-conns")
+	full := unavailable(rule.ConnectionCap)
 	c.finish(&full, nil)
 }

@@ -1,6 +1,7 @@
 package wire_test
 
 import (
+	"rawmcp/wire/rule"
 	"testing"
 	"time"
 )
@@ -14,11 +15,11 @@ func TestServerDiscoverIsRefusedFast(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		extra [][2]string
-		rule  string
+		rule  rule.ID
 	}{
 		{"T-P08/with the Draft MCP-Protocol-Version, as the Go SDK sends it",
-			[][2]string{{"MCP-Protocol-Version", "2026-07-28"}, {"Mcp-Method", "server/discover"}}, "T-P08"},
-		{"T-42/without a protocol version or session", nil, "T-42"},
+			[][2]string{{"MCP-Protocol-Version", "2026-07-28"}, {"Mcp-Method", "server/discover"}}, rule.VersionRequired},
+		{"T-42/without a protocol version or session", nil, rule.SessionRequired},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := f.Sessions.Len(time.Now())
@@ -27,7 +28,7 @@ func TestServerDiscoverIsRefusedFast(t *testing.T) {
 			if resp.Status != 400 {
 				t.Errorf("status = %d, want 400", resp.Status)
 			}
-			if d := f.TakeDecisions(); len(d) != 1 || d[0].Rule.ID != tc.rule {
+			if d := f.TakeDecisions(); len(d) != 1 || d[0].Rule != tc.rule {
 				t.Errorf("decisions = %+v, want rule %s", d, tc.rule)
 			}
 			if after := f.Sessions.Len(time.Now()); after != before {

@@ -1,6 +1,8 @@
 package wire
 
 import (
+	"rawmcp/wire/jsonrpc"
+	"rawmcp/wire/rule"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -19,8 +21,9 @@ type response struct {
 	body        []byte
 	close       bool // Connection: close, then the connection is closed
 	headRequest bool // the request was HEAD: framing headers as for GET, no body (RFC 9110 §9.3.2)
-	rule        string
-	rpcCode     int // JSON-RPC code of the constant error body; 0 means codeHTTPError
+	rule        rule.ID
+	detail      string // why a policy denial refused, for the log only
+	rpcCode     int    // JSON-RPC code of the constant error body; 0 means codeHTTPError
 }
 
 func (r *response) code() int {
@@ -41,14 +44,12 @@ var statusText = map[int]string{
 	501: "Not Implemented", 503: "Service Unavailable", 505: "HTTP Version Not Supported",
 }
 
-// JSON-RPC codes of the constant error bodies. -32000 is the
-// implementation-defined range the TypeScript SDK also uses for HTTP-level
-// refusals; -32001 is its "session not found".
+// JSON-RPC codes of the constant error bodies beside jsonrpc.Code*: -32000
+// is the implementation-defined range the TypeScript SDK also uses for
+// HTTP-level refusals; -32001 is its "session not found".
 const (
 	codeHTTPError       = -32000
 	codeSessionNotFound = -32001
-	codeParseError      = -32700
-	codeInvalidRequest  = -32600
 )
 
 // errorBody returns the constant body of an error answer: a JSON-RPC error
@@ -61,9 +62,9 @@ func errorBody(status, code int) []byte {
 		msg = "Not Acceptable: use Accept: application/json, text/event-stream"
 	case code == codeSessionNotFound:
 		msg = "Session not found"
-	case code == codeParseError:
+	case code == jsonrpc.CodeParseError:
 		msg = "Parse error"
-	case code == codeInvalidRequest:
+	case code == jsonrpc.CodeInvalidRequest:
 		msg = "Invalid Request"
 	}
 	return []byte(`{"jsonrpc":"2.0","error":{"code":` + strconv.Itoa(code) + `,"message":"` + msg + `"}}`)
@@ -83,7 +84,7 @@ func validHeaderValue(v string) bool {
 
 // internalError is written instead of a response whose header values
 // failed the H-P10 guard.
-var internalError = response{status: 500, contentType: contentTypeJSON, body: errorBody(500, codeHTTPError), close: true, rule: "internal"}
+var internalError = response{status: 500, contentType: contentTypeJSON, body: errorBody(500, codeHTTPError), close: true, rule: rule.InternalError}
 
 // guarded returns r, or the constant 500 (which closes the connection) if
 // any of r's header values fails the H-P10 check. The caller writes, logs

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/netip"
+	"rawmcp/wire/rule"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -63,7 +64,7 @@ type Config struct {
 // Decision reports one answered request: its status and the rule behind it.
 type Decision struct {
 	Status int
-	Rule   Rule
+	Rule   rule.ID
 }
 
 // NewConfig returns the profile's defaults around p and t.
@@ -269,13 +270,15 @@ func (s *Server) isShuttingDown() bool {
 // reader can match lines of one client without the log holding a secret
 // (A-33, A-P07). req is nil when the request never parsed.
 func (s *Server) report(connID uint64, r *response, req *httpparse.Request) {
-	rule := RuleFor(r.rule)
 	level, msg := slog.LevelDebug, "answered"
 	if r.status >= 400 {
 		level, msg = slog.LevelInfo, "refused"
 	}
 	if s.cfg.Logger.Enabled(context.Background(), level) {
-		attrs := []slog.Attr{slog.Uint64("conn", connID), slog.Int("status", r.status), slog.String("rule", rule.ID)}
+		attrs := []slog.Attr{slog.Uint64("conn", connID), slog.Int("status", r.status), slog.String("rule", string(r.rule))}
+		if r.detail != "" {
+			attrs = append(attrs, slog.String("detail", r.detail))
+		}
 		if req != nil {
 			if v, ok := req.Get(httpparse.SingletonAuthorization); ok {
 				attrs = append(attrs, slog.String("token", policy.Correlate(credentials(v))))
@@ -287,7 +290,7 @@ func (s *Server) report(connID uint64, r *response, req *httpparse.Request) {
 		s.cfg.Logger.LogAttrs(context.Background(), level, msg, attrs...)
 	}
 	if s.cfg.OnDecision != nil {
-		s.cfg.OnDecision(Decision{Status: r.status, Rule: rule})
+		s.cfg.OnDecision(Decision{Status: r.status, Rule: r.rule})
 	}
 }
 

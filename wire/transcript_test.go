@@ -98,7 +98,7 @@ func renderTranscript(t *testing.T, f *scenario.Fixture, intro string, steps []e
 		}
 		rule := "none"
 		if d := f.TakeDecisions(); len(d) == 1 {
-			rule = d[0].Rule.ID + ": " + d[0].Rule.Why
+			rule = string(d[0].Rule) + ": " + d[0].Rule.Text()
 		}
 		fmt.Fprintf(&b, "\n## %d. %s\n\n", i+1, step.title)
 		b.WriteString(indent("> ", string(raw)))

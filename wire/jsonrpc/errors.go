@@ -9,7 +9,6 @@ const (
 	CodeInvalidRequest = -32600 // valid JSON, but not a valid JSON-RPC message
 	CodeMethodNotFound = -32601
 	CodeInvalidParams  = -32602
-	CodeInternalError  = -32603
 )
 
 // Error is a JSON-RPC level failure. Message is a constant reason: it never echoes input

@@ -1,9 +1,8 @@
 package mcp
 
 import (
-	"errors"
+	"rawmcp/wire/rule"
 
-	"rawmcp/state"
 	"rawmcp/wire/jsonrpc"
 )
 
@@ -25,22 +24,17 @@ func ProposedVersion(msg jsonrpc.Message) (string, bool) {
 func (h *Handler) initialize(c Call) Reply {
 	if !validInitializeParams(c.Msg.Params) {
 		return Reply{
-			Status:  200,
-			Body:    BodyJSON,
 			Message: jsonrpc.AppendError(nil, c.Msg.ID, jsonrpc.CodeInvalidParams, "Invalid params"),
-			Rule:    "T-51",
+			Rule:    rule.InitializeParams,
 		}
 	}
 	listChanged := jsonrpc.AppendNotification(nil, MethodListChanged, nil)
 	id, err := h.Table.Create(c.Owner, c.Now, listChanged)
-	if errors.Is(err, state.ErrFull) {
-		// Fail closed: nobody is evicted to make room.
-		return Reply{Status: 503, Rule: "T-P-capacity"}
-	}
 	if err != nil {
-		return Reply{Status: 500, Rule: "internal"}
+		// A full table fails closed: nobody is evicted to make room.
+		return stateFailure(err)
 	}
-	reply := h.result(c, "T-53", h.initializeResult())
+	reply := h.result(c, rule.VersionCounterOffer, h.initializeResult())
 	reply.SessionID = id
 	return reply
 }

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"errors"
+	"rawmcp/wire/rule"
 	"time"
 
 	"rawmcp/state"
@@ -23,26 +24,51 @@ const (
 	MethodListChanged = "notifications/resources/list_changed"
 )
 
-// Body is how a Reply's body goes out.
+// Outcome is what became of one POSTed message. The wire layer alone
+// turns an outcome into a status, a rule and a JSON-RPC error code: this
+// package knows MCP, not HTTP.
+type Outcome uint8
+
+const (
+	// Answered: Message is the JSON-RPC response to send, as Body says.
+	Answered Outcome = iota
+	// Accepted: a notification the server takes; nothing to send back.
+	Accepted
+	// Unsolicited: a JSON-RPC response, but the server never sends
+	// requests, so it answers nothing.
+	Unsolicited
+	// NotificationRefused: a notification this server does not take.
+	NotificationRefused
+	// SessionGone: the session expired, ended or changed hands between the
+	// wire layer's check and this step.
+	SessionGone
+	// LifecycleRefused: the lifecycle does not allow this step now.
+	LifecycleRefused
+	// TableFull: initialize found every session slot taken.
+	TableFull
+	// Failed: the session table could not create a session.
+	Failed
+)
+
+// Body is how an answered message goes out.
 type Body uint8
 
 const (
-	// BodyNone: 202 Accepted with Content-Length: 0 (T-11).
-	BodyNone Body = iota
 	// BodyJSON: one application/json JSON-RPC message.
-	BodyJSON
+	BodyJSON Body = iota
 	// BodyEvent: one text/event-stream event whose data is the message.
 	BodyEvent
 )
 
-// Reply is what the HTTP layer writes for one POSTed message.
+// Reply is the outcome of one POSTed message and, when Answered, the
+// message to send.
 type Reply struct {
-	Status    int
+	Outcome   Outcome
 	Body      Body
-	Message   []byte // the JSON-RPC message; nil for BodyNone and for errors the wire layer answers with its constant bodies
-	EventID   string // for BodyEvent
-	SessionID string // set only by a successful initialize (T-38)
-	Rule      string // the requirement that decided this reply, for traces
+	Message   []byte  // the JSON-RPC response, when Answered
+	EventID   string  // for BodyEvent
+	SessionID string  // set only by a successful initialize (T-38)
+	Rule      rule.ID // the rule that shaped an answered message, for traces
 }
 
 // Handler dispatches the MCP subset. Safe for concurrent use: all session
@@ -63,51 +89,40 @@ type Call struct {
 	Now       time.Time
 }
 
-// Post answers one POSTed message. The caller has checked framing, media
-// types, the bearer token, the protocol-version header and the session
-// header's presence and syntax (T-P14); what is left is the lifecycle and
-// the method itself.
+// Post answers one POSTed message. The wire layer has checked everything
+// before dispatch (T-P14): framing, media types, the bearer token, the
+// protocol version, the session (present, valid, the caller's: or absent
+// only for initialize and ping) and, through InputFor, the lifecycle. What
+// is left is to apply the lifecycle step, which can still find the session
+// gone or the step taken by a racing request, and the method itself.
 func (h *Handler) Post(c Call) Reply {
 	switch c.Msg.Kind {
 	case jsonrpc.KindResult, jsonrpc.KindError:
 		// No server-to-client request is ever outstanding, so any
 		// response is unsolicited (T-P04).
-		return Reply{Status: 400, Rule: "T-P04"}
+		return Reply{Outcome: Unsolicited}
 	case jsonrpc.KindNotification:
 		return h.notification(c)
 	}
 	if c.Msg.Method == MethodInitialize {
-		if c.SessionID != "" {
-			// A live session refuses it through the transition table;
-			// an unknown one is refused the same way, so initialize never
-			// doubles as a session probe (T-P06).
-			_, _ = h.Table.Step(c.SessionID, c.Owner, state.InputInitialize, c.Now)
-			return Reply{Status: 400, Rule: "T-P06"}
-		}
 		return h.initialize(c)
 	}
-	if c.SessionID == "" {
-		if c.Msg.Method == MethodPing {
-			// Ping is allowed before initialization (Ping page; T-P07).
-			return h.result(c, "T-59", []byte(`{}`))
+	// A ping before any session has no lifecycle to step (Ping page).
+	if c.SessionID != "" {
+		input, _ := InputFor(c.Msg)
+		if _, err := h.Table.Step(c.SessionID, c.Owner, input, c.Now); err != nil {
+			return stateFailure(err)
 		}
-		return Reply{Status: 400, Rule: "T-P07"}
-	}
-	input, _ := InputFor(c.Msg)
-	if _, err := h.Table.Step(c.SessionID, c.Owner, input, c.Now); err != nil {
-		return stateFailure(err)
 	}
 	switch c.Msg.Method {
 	case MethodPing:
-		return h.result(c, "T-59", []byte(`{}`))
+		return h.result(c, rule.PingAnswered, []byte(`{}`))
 	case MethodListRes:
 		return h.listResources(c)
 	}
 	return Reply{
-		Status:  200,
-		Body:    BodyJSON,
 		Message: jsonrpc.AppendError(nil, c.Msg.ID, jsonrpc.CodeMethodNotFound, "Method not found"),
-		Rule:    "T-66",
+		Rule:    rule.MethodNotFound,
 	}
 }
 
@@ -133,24 +148,16 @@ func (h *Handler) notification(c Call) Reply {
 	if c.Msg.Method != MethodInitialized {
 		// The only notification this server accepts; anything else is a
 		// notification it "will not accept" (T-12).
-		return Reply{Status: 400, Rule: "T-12"}
-	}
-	if c.SessionID == "" {
-		return Reply{Status: 400, Rule: "T-42"}
+		return Reply{Outcome: NotificationRefused}
 	}
 	if _, err := h.Table.Step(c.SessionID, c.Owner, state.InputInitialized, c.Now); err != nil {
 		return stateFailure(err)
 	}
-	return Reply{Status: 202, Body: BodyNone, Rule: "T-11"}
+	return Reply{Outcome: Accepted}
 }
 
-func (h *Handler) result(c Call, rule string, result []byte) Reply {
-	return Reply{
-		Status:  200,
-		Body:    BodyJSON,
-		Message: resultMessage(c.Msg.ID, result),
-		Rule:    rule,
-	}
+func (h *Handler) result(c Call, shaped rule.ID, result []byte) Reply {
+	return Reply{Message: resultMessage(c.Msg.ID, result), Rule: shaped}
 }
 
 // resultMessage is the JSON-RPC response carrying result, in a buffer
@@ -161,17 +168,15 @@ func resultMessage(id jsonrpc.ID, result []byte) []byte {
 	return jsonrpc.AppendResult(msg, id, result)
 }
 
-// stateFailure maps the state package's errors to statuses: a session that
-// is gone for any reason is one indistinguishable 404 (T-43, T-P10); a step
-// the lifecycle forbids is 400 (T-P06).
+// stateFailure names what a failed step of the session table means.
 func stateFailure(err error) Reply {
 	switch {
 	case errors.Is(err, state.ErrNotFound):
-		return Reply{Status: 404, Rule: "T-43"}
+		return Reply{Outcome: SessionGone}
 	case errors.Is(err, state.ErrLifecycle):
-		return Reply{Status: 400, Rule: "T-P06"}
+		return Reply{Outcome: LifecycleRefused}
 	case errors.Is(err, state.ErrFull):
-		return Reply{Status: 503, Rule: "T-P-capacity"}
+		return Reply{Outcome: TableFull}
 	}
-	return Reply{Status: 500, Rule: "internal"}
+	return Reply{Outcome: Failed}
 }

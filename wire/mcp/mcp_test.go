@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"bytes"
+	"rawmcp/wire/rule"
 	"testing"
 	"time"
 
@@ -64,7 +65,7 @@ func TestPost(t *testing.T) {
 		return h.Post(Call{Msg: decode(t, body), SessionID: sid, Owner: owner, Now: now})
 	}
 	init := call("", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2026-07-28","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)
-	if init.SessionID == "" || init.Status != 200 {
+	if init.SessionID == "" || init.Outcome != Answered {
 		t.Fatalf("initialize = %+v", init)
 	}
 	sid := init.SessionID
@@ -74,29 +75,27 @@ func TestPost(t *testing.T) {
 		body string
 		want Reply
 	}{
-		{"T-P-capacity/a second initialize with the table full fails closed", "",
+		{"T-P18/a second initialize with the table full fails closed", "",
 			`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`,
-			Reply{Status: 503, Rule: "T-P-capacity"}},
+			Reply{Outcome: TableFull}},
 		{"T-51/initialize without clientInfo is -32602", "",
 			`{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}`,
-			Reply{Status: 200, Body: BodyJSON, Message: []byte(`{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"Invalid params"}}`), Rule: "T-51"}},
+			Reply{Message: []byte(`{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"Invalid params"}}`), Rule: rule.InitializeParams}},
 		{"T-P06/resources/list before notifications/initialized is refused", sid,
-			`{"jsonrpc":"2.0","id":2,"method":"resources/list"}`, Reply{Status: 400, Rule: "T-P06"}},
+			`{"jsonrpc":"2.0","id":2,"method":"resources/list"}`, Reply{Outcome: LifecycleRefused}},
 		{"T-59/ping before notifications/initialized is answered", sid,
 			`{"jsonrpc":"2.0","id":3,"method":"ping"}`,
-			Reply{Status: 200, Body: BodyJSON, Message: []byte(`{"jsonrpc":"2.0","id":3,"result":{}}`), Rule: "T-59"}},
+			Reply{Message: []byte(`{"jsonrpc":"2.0","id":3,"result":{}}`), Rule: rule.PingAnswered}},
 		{"T-11/notifications/initialized is accepted with 202", sid,
-			`{"jsonrpc":"2.0","method":"notifications/initialized"}`, Reply{Status: 202, Body: BodyNone, Rule: "T-11"}},
+			`{"jsonrpc":"2.0","method":"notifications/initialized"}`, Reply{Outcome: Accepted}},
 		{"T-P06/a second notifications/initialized is refused", sid,
-			`{"jsonrpc":"2.0","method":"notifications/initialized"}`, Reply{Status: 400, Rule: "T-P06"}},
-		{"T-P06/initialize on a live session is refused", sid,
-			`{"jsonrpc":"2.0","id":4,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`,
-			Reply{Status: 400, Rule: "T-P06"}},
-		{"T-P04/a response is unsolicited", sid, `{"jsonrpc":"2.0","id":5,"result":{}}`, Reply{Status: 400, Rule: "T-P04"}},
-		{"T-12/an unknown notification is refused", sid, `{"jsonrpc":"2.0","method":"notifications/progress"}`, Reply{Status: 400, Rule: "T-12"}},
+			`{"jsonrpc":"2.0","method":"notifications/initialized"}`, Reply{Outcome: LifecycleRefused}},
+		{"T-P04/a response is unsolicited", sid, `{"jsonrpc":"2.0","id":5,"result":{}}`, Reply{Outcome: Unsolicited}},
+		{"T-12/an unknown notification is refused", sid, `{"jsonrpc":"2.0","method":"notifications/progress"}`, Reply{Outcome: NotificationRefused}},
 		{"T-66/an unknown method is -32601 with its id", sid, `{"jsonrpc":"2.0","id":"q","method":"tools/call"}`,
-			Reply{Status: 200, Body: BodyJSON, Message: []byte(`{"jsonrpc":"2.0","id":"q","error":{"code":-32601,"message":"Method not found"}}`), Rule: "T-66"}},
-		{"T-P07/a request without a session is refused", "", `{"jsonrpc":"2.0","id":6,"method":"resources/list"}`, Reply{Status: 400, Rule: "T-P07"}},
+			Reply{Message: []byte(`{"jsonrpc":"2.0","id":"q","error":{"code":-32601,"message":"Method not found"}}`), Rule: rule.MethodNotFound}},
+		{"T-59/ping without a session is answered (Ping page)", "", `{"jsonrpc":"2.0","id":6,"method":"ping"}`,
+			Reply{Message: []byte(`{"jsonrpc":"2.0","id":6,"result":{}}`), Rule: rule.PingAnswered}},
 	}
 	for _, st := range steps {
 		t.Run(st.name, func(t *testing.T) {
@@ -108,7 +107,7 @@ func TestPost(t *testing.T) {
 	t.Run("T-14/resources/list is one SSE event holding the response", func(t *testing.T) {
 		got := call(sid, `{"jsonrpc":"2.0","id":8,"method":"resources/list"}`)
 		want := `{"jsonrpc":"2.0","id":8,"result":{"resources":[{"uri":"kb://tenant/acme","name":"knowledge base","mimeType":"text/plain"}]}}`
-		if got.Status != 200 || got.Body != BodyEvent || got.EventID == "" || !bytes.Equal(got.Message, []byte(want)) {
+		if got.Outcome != Answered || got.Body != BodyEvent || got.EventID == "" || !bytes.Equal(got.Message, []byte(want)) {
 			t.Errorf("reply = %+v, message %s", got, got.Message)
 		}
 	})
@@ -116,7 +115,7 @@ func TestPost(t *testing.T) {
 		other := owner
 		other.Revision = 2
 		got := h.Post(Call{Msg: decode(t, `{"jsonrpc":"2.0","id":9,"method":"ping"}`), SessionID: sid, Owner: other, Now: now})
-		if diff := cmp.Diff(Reply{Status: 404, Rule: "T-43"}, got); diff != "" {
+		if diff := cmp.Diff(Reply{Outcome: SessionGone}, got); diff != "" {
 			t.Errorf("(-want +got):\n%s", diff)
 		}
 	})

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"rawmcp/wire/jsonrpc"
+	"rawmcp/wire/rule"
 )
 
 // ResourceURI names the tenant's knowledge base as an RFC 3986 URI: a fixed
@@ -42,10 +43,8 @@ func isUnreserved(c byte) bool {
 func (h *Handler) listResources(c Call) Reply {
 	if _, ok := jsonrpc.Member(c.Msg.Params, "cursor"); ok {
 		return Reply{
-			Status:  200,
-			Body:    BodyJSON,
 			Message: jsonrpc.AppendError(nil, c.Msg.ID, jsonrpc.CodeInvalidParams, "Invalid cursor"),
-			Rule:    "T-68",
+			Rule:    rule.InvalidCursor,
 		}
 	}
 	eventID, err := h.Table.PostEventID(c.SessionID, c.Owner, c.Now)
@@ -63,10 +62,9 @@ func (h *Handler) listResources(c Call) Reply {
 	result = jsonrpc.AppendString(result, uri)
 	result = append(result, tail...)
 	return Reply{
-		Status:  200,
 		Body:    BodyEvent,
 		Message: resultMessage(c.Msg.ID, result),
 		EventID: eventID,
-		Rule:    "T-14",
+		Rule:    rule.RequestAnsweredSSE,
 	}
 }

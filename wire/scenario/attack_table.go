@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
+	"rawmcp/wire/rule"
 	"strconv"
 	"strings"
 	"time"
@@ -19,46 +20,46 @@ import (
 // header abuse; resource exhaustion; cursors from elsewhere; hostile JSON.
 var attackTable = []Attack{
 	// The token: every 401 for a presented token looks the same.
-	{"token minted for another audience", "A-10", 401, tokenRefused("wrong-audience")},
-	{"token recorded for another resource", "A-10", 401, tokenRefused("wrong-resource")},
-	{"authorization-request resource at another server (RFC 8707)", "A-10", 401, tokenRefused("authorization-resource-elsewhere")},
-	{"token-request resource at another server (RFC 8707)", "A-10", 401, tokenRefused("token-resource-elsewhere")},
-	{"token from another issuer", "A-10", 401, tokenRefused("wrong-issuer")},
-	{"expired token", "A-10", 401, tokenRefused("expired")},
-	{"token not yet valid (nbf)", "A-10", 401, tokenRefused("not-yet-valid")},
-	{"inactive token", "A-10", 401, tokenRefused("inactive")},
-	{"token revoked mid-session", "A-10", 401, revokedMidSession},
-	{"authorization revision changed mid-session", "A-10", 401, revisionChangedMidSession},
-	{"scope step-up: resources/list without resources:read", "A-14", 403, scopeStepUp},
-	{"tenant outside the ACL", "A-tenant", 403, tenantOutsideACL},
+	{"token minted for another audience", rule.InvalidToken, 401, tokenRefused("wrong-audience")},
+	{"token recorded for another resource", rule.InvalidToken, 401, tokenRefused("wrong-resource")},
+	{"authorization-request resource at another server (RFC 8707)", rule.InvalidToken, 401, tokenRefused("authorization-resource-elsewhere")},
+	{"token-request resource at another server (RFC 8707)", rule.InvalidToken, 401, tokenRefused("token-resource-elsewhere")},
+	{"token from another issuer", rule.InvalidToken, 401, tokenRefused("wrong-issuer")},
+	{"expired token", rule.InvalidToken, 401, tokenRefused("expired")},
+	{"token not yet valid (nbf)", rule.InvalidToken, 401, tokenRefused("not-yet-valid")},
+	{"inactive token", rule.InvalidToken, 401, tokenRefused("inactive")},
+	{"token revoked mid-session", rule.InvalidToken, 401, revokedMidSession},
+	{"authorization revision changed mid-session", rule.InvalidToken, 401, revisionChangedMidSession},
+	{"scope step-up: resources/list without resources:read", rule.InsufficientScope, 403, scopeStepUp},
+	{"tenant outside the ACL", rule.TenantNotServed, 403, tenantOutsideACL},
 
 	// The session: an id is a correlation handle, never a credential.
-	{"session id without a token", "A-08", 401, sessionWithoutToken},
-	{"session id with another subject's token", "T-43", 404, sessionOfAnotherSubject},
-	{"forged well-formed session id", "T-43", 404, forgedSessionID},
-	{"session reused after DELETE", "T-43", 404, reuseAfterDelete},
+	{"session id without a token", rule.NoCredentials, 401, sessionWithoutToken},
+	{"session id with another subject's token", rule.SessionNotFound, 404, sessionOfAnotherSubject},
+	{"forged well-formed session id", rule.SessionNotFound, 404, forgedSessionID},
+	{"session reused after DELETE", rule.SessionNotFound, 404, reuseAfterDelete},
 
 	// The browser: Origin and Host (T-04, T-P15, T-P16).
-	{"Origin of a hostile page", "T-P16", 403, withOrigin("http://evil.example")},
-	{"Origin: null from a sandboxed page", "T-P16", 403, withOrigin("null")},
-	{"DNS-rebinding Host on the GET stream", "T-P15", 403, dnsRebinding},
+	{"Origin of a hostile page", rule.OriginNotAllowed, 403, withOrigin("http://evil.example")},
+	{"Origin: null from a sandboxed page", rule.OriginNotAllowed, 403, withOrigin("null")},
+	{"DNS-rebinding Host on the GET stream", rule.HostNotOurs, 403, dnsRebinding},
 
 	// The message: framing and header abuse, all refused by the parser.
-	{"access_token in the query", "A-P01", 400, tokenInQuery},
-	{"CL+TE smuggling with a pipelined DELETE", "H-P06", 400, smuggling},
-	{"duplicate Content-Length", "H-P05", 400, duplicateContentLength},
-	{"obs-fold header continuation", "H-P03", 400, obsFold},
-	{"oversized header section", "H-P07", 431, oversizedHead},
-	{"bare LF line ends", "H-P01", 400, bareLF},
+	{"access_token in the query", rule.QueryRefused, 400, tokenInQuery},
+	{"CL+TE smuggling with a pipelined DELETE", rule.TransferEncoding, 400, smuggling},
+	{"duplicate Content-Length", rule.DuplicateSingleton, 400, duplicateContentLength},
+	{"obs-fold header continuation", rule.NeverRepaired, 400, obsFold},
+	{"oversized header section", rule.FixedLimit, 431, oversizedHead},
+	{"bare LF line ends", rule.BareLF, 400, bareLF},
 
 	// Exhaustion and replay.
-	{"session flood past capacity", "T-P-capacity", 503, sessionFlood},
-	{"Last-Event-ID of another session", "T-P11", 400, cursorOfAnotherSession},
-	{"Last-Event-ID of a POST SSE response", "T-P11", 400, cursorOfPostStream},
+	{"session flood past capacity", rule.SessionCapacity, 503, sessionFlood},
+	{"Last-Event-ID of another session", rule.CursorUnknown, 400, cursorOfAnotherSession},
+	{"Last-Event-ID of a POST SSE response", rule.CursorUnknown, 400, cursorOfPostStream},
 
 	// The JSON (T-P13).
-	{"JSON duplicate keys", "T-P13", 400, duplicateKeys},
-	{"JSON depth bomb", "T-P13", 400, depthBomb},
+	{"JSON duplicate keys", rule.StrictJSON, 400, duplicateKeys},
+	{"JSON depth bomb", rule.StrictJSON, 400, depthBomb},
 }
 
 // challenge is the one WWW-Authenticate value rawmcp sends for a token

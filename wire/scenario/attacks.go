@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"rawmcp/wire/rule"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,7 +24,7 @@ type Attack struct {
 	// Rule is the requirement ID the server must name for its answer: two
 	// refusals can share status and body (a query and an obs-fold are both
 	// the same plain 400), so only the rule shows which check stopped it.
-	Rule string
+	Rule rule.ID
 	Want int
 
 	probe func(b *bench) (*httpparse.Response, error)
@@ -32,10 +33,10 @@ type Attack struct {
 // AttackResult is what one attack met.
 type AttackResult struct {
 	Name     string
-	Rule     string
+	Rule     rule.ID
 	Want     int
-	Observed string // the status line, or "no response"
-	Decision string // the rule the server named
+	Observed string  // the status line, or "no response"
+	Decision rule.ID // the rule the server named
 	Blocked  bool
 	Problem  string // why it counts as through; secrets redacted
 }
@@ -98,7 +99,7 @@ func (r *run) attack(a Attack) AttackResult {
 	}
 	if resp != nil {
 		res.Observed = r.secret.redact(statusLine(resp))
-		res.Decision = b.rules[resp].ID
+		res.Decision = b.rules[resp]
 	}
 	switch {
 	case resp != nil && resp.Status != a.Want:
@@ -108,7 +109,7 @@ func (r *run) attack(a Attack) AttackResult {
 	case resp == nil:
 		res.Problem = "no response"
 	case res.Decision != a.Rule:
-		res.Problem = "the server named rule " + strconv.Quote(res.Decision) + ", want " + a.Rule
+		res.Problem = "the server named rule " + strconv.Quote(string(res.Decision)) + ", want " + string(a.Rule)
 	case resp.Status >= 400 && !resp.Close:
 		res.Problem = "the refusal leaves the connection open (T-P14)"
 	default:
@@ -122,7 +123,7 @@ func (r *run) attack(a Attack) AttackResult {
 func (r *run) leakCheck() AttackResult {
 	leaks := r.leaks()
 	res := AttackResult{
-		Name: "leak check: tokens and session ids in every response", Rule: "A-P07",
+		Name: "leak check: tokens and session ids in every response", Rule: rule.NoSecretsInOutput,
 		Observed: fmt.Sprintf("%d leaks in %d responses", len(leaks), len(r.exposed)),
 	}
 	switch {
@@ -153,7 +154,7 @@ func (v AttackVerdict) Report(w io.Writer, verbose bool) {
 		}
 		line := fmt.Sprintf("%s %-62s %s, observed %s", mark, res.Name, want, res.Observed)
 		if res.Decision != "" {
-			line += " [" + res.Decision + "]"
+			line += " [" + string(res.Decision) + "]"
 		}
 		if res.Problem != "" {
 			line += ": " + res.Problem

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"rawmcp/wire/rule"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -21,7 +22,7 @@ func TestAttacks(t *testing.T) {
 	}
 	v := RunAttacks(context.Background(), RunOptions{}, table)
 	for _, res := range v.Results {
-		t.Run(res.Rule+"/"+res.Name, func(t *testing.T) {
+		t.Run(string(res.Rule)+"/"+res.Name, func(t *testing.T) {
 			if !res.Blocked {
 				t.Errorf("got through: expected %d, observed %s: %s", res.Want, res.Observed, res.Problem)
 			}
@@ -44,9 +45,9 @@ func TestBrokenExpectationPenetrates(t *testing.T) {
 	// The right status for the wrong reason: a trace that annotates a
 	// refused token as a missing one teaches the wrong lesson.
 	wrongRule := expired
-	wrongRule.Rule = "A-08"
+	wrongRule.Rule = rule.NoCredentials
 	expired.Want = 200
-	extraCheckFails := Attack{Name: "a check beyond the status fails", Rule: "A-10", Want: 401,
+	extraCheckFails := Attack{Name: "a check beyond the status fails", Rule: rule.InvalidToken, Want: 401,
 		probe: func(b *bench) (*httpparse.Response, error) {
 			resp, err := b.peer("expired").initialize(mcp.ProtocolVersion)
 			if err != nil {
@@ -58,10 +59,10 @@ func TestBrokenExpectationPenetrates(t *testing.T) {
 	want := AttackVerdict{
 		BlockedAttacks: 1, Profile: Profile, ProtocolVersion: "2025-11-25", Verdict: "PENETRATED",
 		Results: []AttackResult{
-			{Name: "expired token", Rule: "A-10", Want: 200, Observed: "HTTP/1.1 401 Unauthorized", Decision: "A-10", Problem: "want 200, got 401"},
-			{Name: "expired token", Rule: "A-08", Want: 401, Observed: "HTTP/1.1 401 Unauthorized", Decision: "A-10", Problem: `the server named rule "A-10", want A-08`},
-			{Name: "a check beyond the status fails", Rule: "A-10", Want: 401, Observed: "HTTP/1.1 401 Unauthorized", Decision: "A-10", Problem: "a field the attack forbids is present"},
-			{Name: "leak check: tokens and session ids in every response", Rule: "A-P07", Observed: "0 leaks in 3 responses", Blocked: true},
+			{Name: "expired token", Rule: rule.InvalidToken, Want: 200, Observed: "HTTP/1.1 401 Unauthorized", Decision: rule.InvalidToken, Problem: "want 200, got 401"},
+			{Name: "expired token", Rule: rule.NoCredentials, Want: 401, Observed: "HTTP/1.1 401 Unauthorized", Decision: rule.InvalidToken, Problem: `the server named rule "A-10", want A-08`},
+			{Name: "a check beyond the status fails", Rule: rule.InvalidToken, Want: 401, Observed: "HTTP/1.1 401 Unauthorized", Decision: rule.InvalidToken, Problem: "a field the attack forbids is present"},
+			{Name: "leak check: tokens and session ids in every response", Rule: rule.NoSecretsInOutput, Observed: "0 leaks in 3 responses", Blocked: true},
 		},
 	}
 	if diff := cmp.Diff(want, v); diff != "" {

@@ -9,6 +9,7 @@ import (
 
 	"rawmcp/httpparse"
 	"rawmcp/wire"
+	"rawmcp/wire/rule"
 )
 
 // RunOptions adjust a run of the demo, the attacks or the experiments.
@@ -57,7 +58,7 @@ func (r *run) start(label string) (*bench, error) {
 		r.secret.addToken(token)
 	}
 	r.trace.note("%s: a fresh server on %s", label, fx.Addr)
-	return &bench{run: r, fx: fx, rules: map[*httpparse.Response]wire.Rule{}}, nil
+	return &bench{run: r, fx: fx, rules: map[*httpparse.Response]rule.ID{}}, nil
 }
 
 // observe keeps what resp showed for the leak check. The Mcp-Session-Id
@@ -99,7 +100,7 @@ type bench struct {
 	// to a response.
 	pending []wire.Decision
 	// rules maps each response to the rule that decided it.
-	rules map[*httpparse.Response]wire.Rule
+	rules map[*httpparse.Response]rule.ID
 }
 
 func (b *bench) close() error {

@@ -3,6 +3,7 @@ package scenario
 import (
 	"errors"
 	"fmt"
+	"rawmcp/wire/rule"
 
 	"rawmcp/httpparse"
 	"rawmcp/sseframe"
@@ -16,7 +17,7 @@ var experimentTable = []Experiment{
 	{1, "Change Accept to only application/json and observe POST 406", []probe{{
 		changed: "Accept: application/json on initialize (text/event-stream dropped)",
 		want:    406,
-		rule:    "T-P02",
+		rule:    rule.AcceptBothTypes,
 		show:    []string{"Content-Type", "Connection"},
 		run: func(b *bench) (*httpparse.Response, error) {
 			p := b.peer("alice")
@@ -27,7 +28,7 @@ var experimentTable = []Experiment{
 	{2, "Change Content-Type to text/plain: 415, a teaching-profile hardening rule, not a MUST of the stable spec", []probe{{
 		changed: "Content-Type: text/plain on initialize",
 		want:    415,
-		rule:    "T-P01",
+		rule:    rule.ContentTypeJSON,
 		show:    []string{"Accept", "Connection"},
 		run: func(b *bench) (*httpparse.Response, error) {
 			p := b.peer("alice")
@@ -39,7 +40,7 @@ var experimentTable = []Experiment{
 		{
 			changed: "MCP-Protocol-Version removed from resources/list",
 			want:    400,
-			rule:    "T-P08",
+			rule:    rule.VersionRequired,
 			show:    []string{"Connection"},
 			run: afterOpen("resources/list without MCP-Protocol-Version", func(p *peer) (*httpparse.Response, error) {
 				return p.send("resources/list without MCP-Protocol-Version", withoutHeader(p.listResourcesRequest(3), "MCP-Protocol-Version"))
@@ -48,7 +49,7 @@ var experimentTable = []Experiment{
 		{
 			changed: "Mcp-Session-Id removed from resources/list",
 			want:    400,
-			rule:    "T-42",
+			rule:    rule.SessionRequired,
 			show:    []string{"Connection"},
 			run: afterOpen("resources/list without Mcp-Session-Id", func(p *peer) (*httpparse.Response, error) {
 				return p.send("resources/list without Mcp-Session-Id", withoutHeader(p.listResourcesRequest(3), "Mcp-Session-Id"))
@@ -59,14 +60,14 @@ var experimentTable = []Experiment{
 		{
 			changed: "initialize proposes " + DraftVersion + " in its body",
 			want:    200,
-			rule:    "T-53",
+			rule:    rule.VersionCounterOffer,
 			show:    []string{"Content-Type", "Mcp-Session-Id"},
 			run:     draftInBody,
 		},
 		{
 			changed: "MCP-Protocol-Version: " + DraftVersion + " on the ping after the handshake",
 			want:    400,
-			rule:    "T-P08",
+			rule:    rule.VersionRequired,
 			show:    []string{"Connection"},
 			run: afterOpen("ping with the Draft protocol header", func(p *peer) (*httpparse.Response, error) {
 				return p.send("ping with MCP-Protocol-Version: "+DraftVersion, withHeader(p.pingRequest(2), "MCP-Protocol-Version", DraftVersion))
@@ -76,14 +77,14 @@ var experimentTable = []Experiment{
 	{5, "Put access_token in a URI query and verify that the body does not echo it", []probe{{
 		changed: "the token moves from Authorization to ?access_token=",
 		want:    400,
-		rule:    "A-P01",
+		rule:    rule.QueryRefused,
 		show:    []string{"WWW-Authenticate", "Connection"},
 		run:     tokenInQuery,
 	}}},
 	{6, "Use the correct token with a session owned by another subject: 404, not an owner disclosure", []probe{{
 		changed: "bob's valid token on alice's session",
 		want:    404,
-		rule:    "T-43",
+		rule:    rule.SessionNotFound,
 		show:    []string{"WWW-Authenticate", "Connection"},
 		run:     sessionOfAnotherSubject,
 	}}},
@@ -91,14 +92,14 @@ var experimentTable = []Experiment{
 		{
 			changed: "a token without resources:read calls resources/list",
 			want:    403,
-			rule:    "A-14",
+			rule:    rule.InsufficientScope,
 			show:    []string{"WWW-Authenticate"},
 			run:     scopeStepUp,
 		},
 		{
 			changed: "a token the server never issued calls resources/list",
 			want:    401,
-			rule:    "A-10",
+			rule:    rule.InvalidToken,
 			show:    []string{"WWW-Authenticate"},
 			run:     unknownTokenListsResources,
 		},
@@ -107,14 +108,14 @@ var experimentTable = []Experiment{
 		{
 			changed: "RFC 8707 resource of the authorization request: http://127.0.0.1:1/mcp",
 			want:    401,
-			rule:    "A-10",
+			rule:    rule.InvalidToken,
 			show:    []string{"WWW-Authenticate"},
 			run:     tokenRefused("authorization-resource-elsewhere"),
 		},
 		{
 			changed: "RFC 8707 resource of the token request: http://127.0.0.1:1/mcp",
 			want:    401,
-			rule:    "A-10",
+			rule:    rule.InvalidToken,
 			show:    []string{"WWW-Authenticate"},
 			run:     tokenRefused("token-resource-elsewhere"),
 		},
@@ -123,14 +124,14 @@ var experimentTable = []Experiment{
 		{
 			changed: "the token is revoked; the session is reused",
 			want:    401,
-			rule:    "A-10",
+			rule:    rule.InvalidToken,
 			show:    []string{"WWW-Authenticate"},
 			run:     revokedMidSession,
 		},
 		{
 			changed: "the subject's authorization revision becomes 2; the session is reused",
 			want:    401,
-			rule:    "A-10",
+			rule:    rule.InvalidToken,
 			show:    []string{"WWW-Authenticate"},
 			run:     revisionChangedMidSession,
 		},
@@ -139,35 +140,35 @@ var experimentTable = []Experiment{
 		{
 			changed: "Last-Event-ID: the GET stream's priming id",
 			want:    200,
-			rule:    "T-25",
+			rule:    rule.GetStream,
 			show:    []string{"Content-Type"},
 			run:     resumeFromPriming,
 		},
 		{
 			changed: "Last-Event-ID: the id of the notification already received",
 			want:    200,
-			rule:    "T-25",
+			rule:    rule.GetStream,
 			show:    []string{"Content-Type"},
 			run:     resumeFromNotification,
 		},
 		{
 			changed: "no Last-Event-ID on the second GET",
 			want:    200,
-			rule:    "T-25",
+			rule:    rule.GetStream,
 			show:    []string{"Content-Type"},
 			run:     secondCursorlessGET,
 		},
 		{
 			changed: "Last-Event-ID: the event id of a resources/list POST SSE response",
 			want:    400,
-			rule:    "T-P11",
+			rule:    rule.CursorUnknown,
 			show:    []string{"Connection"},
 			run:     cursorOfPostStream,
 		},
 		{
 			changed: "Last-Event-ID: a GET event id of another session",
 			want:    400,
-			rule:    "T-P11",
+			rule:    rule.CursorUnknown,
 			show:    []string{"Connection"},
 			run:     cursorOfAnotherSession,
 		},

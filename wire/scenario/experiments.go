@@ -8,8 +8,8 @@ import (
 	"strconv"
 
 	"rawmcp/httpparse"
-	"rawmcp/wire"
 	"rawmcp/wire/mcp"
+	"rawmcp/wire/rule"
 )
 
 // Experiment is one of the profile document's "Step-by-step experiments":
@@ -30,7 +30,7 @@ type probe struct {
 	// share status and body (a missing MCP-Protocol-Version and a missing
 	// Mcp-Session-Id are both the same plain 400), so only the rule shows
 	// which check answered.
-	rule string
+	rule rule.ID
 	// show lists the header fields that matter for this answer.
 	show []string
 	run  func(b *bench) (*httpparse.Response, error)
@@ -50,7 +50,7 @@ type ProbeResult struct {
 	Predicted  int
 	StatusLine string                 // "" when no response came
 	Fields     []httpparse.HeaderLine // the fields that matter; "(none)" when absent; secrets redacted
-	Rule       wire.Rule              // the rule the server named
+	Rule       rule.ID                // the rule the server named
 	Pass       bool
 	Problem    string // secrets redacted
 }
@@ -130,8 +130,8 @@ func (r *run) probe(b *bench, p probe) ProbeResult {
 		pr.Problem = "predicted " + strconv.Itoa(p.want) + ", observed " + strconv.Itoa(resp.Status)
 	case err != nil:
 		pr.Problem = r.secret.redact(err.Error())
-	case pr.Rule.ID != p.rule:
-		pr.Problem = "predicted rule " + p.rule + ", the server named " + strconv.Quote(pr.Rule.ID)
+	case pr.Rule != p.rule:
+		pr.Problem = "predicted rule " + string(p.rule) + ", the server named " + strconv.Quote(string(pr.Rule))
 	default:
 		pr.Pass = true
 	}
@@ -154,8 +154,8 @@ func (v ExperimentsVerdict) Report(w io.Writer) {
 			for _, f := range p.Fields {
 				fmt.Fprintf(w, "             %s: %s\n", f.Name, f.Value)
 			}
-			if p.Rule.ID != "" {
-				fmt.Fprintf(w, "  rule:      %s: %s\n", p.Rule.ID, p.Rule.Why)
+			if p.Rule != "" {
+				fmt.Fprintf(w, "  rule:      %s: %s\n", p.Rule, p.Rule.Text())
 			}
 			if p.Pass {
 				fmt.Fprintf(w, "  PASS\n\n")

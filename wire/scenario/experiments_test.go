@@ -3,6 +3,7 @@ package scenario
 import (
 	"context"
 	"encoding/json"
+	"rawmcp/wire/rule"
 	"slices"
 	"strconv"
 	"testing"
@@ -14,19 +15,19 @@ import (
 // lines it observed against the profile document's predictions.
 func TestExperiments(t *testing.T) {
 	tests := []struct {
-		rule        string
+		rule        rule.ID
 		statusLines []string
 	}{
-		{"T-P02", []string{"HTTP/1.1 406 Not Acceptable"}},
-		{"T-P01", []string{"HTTP/1.1 415 Unsupported Media Type"}},
-		{"T-P08", []string{"HTTP/1.1 400 Bad Request", "HTTP/1.1 400 Bad Request"}},
-		{"T-53", []string{"HTTP/1.1 200 OK", "HTTP/1.1 400 Bad Request"}},
-		{"A-P01", []string{"HTTP/1.1 400 Bad Request"}},
-		{"T-P10", []string{"HTTP/1.1 404 Not Found"}},
-		{"A-14", []string{"HTTP/1.1 403 Forbidden", "HTTP/1.1 401 Unauthorized"}},
-		{"A-10", []string{"HTTP/1.1 401 Unauthorized", "HTTP/1.1 401 Unauthorized"}},
-		{"A-P05", []string{"HTTP/1.1 401 Unauthorized", "HTTP/1.1 401 Unauthorized"}},
-		{"T-P11", []string{"HTTP/1.1 200 OK", "HTTP/1.1 200 OK", "HTTP/1.1 200 OK", "HTTP/1.1 400 Bad Request", "HTTP/1.1 400 Bad Request"}},
+		{rule.AcceptBothTypes, []string{"HTTP/1.1 406 Not Acceptable"}},
+		{rule.ContentTypeJSON, []string{"HTTP/1.1 415 Unsupported Media Type"}},
+		{rule.VersionRequired, []string{"HTTP/1.1 400 Bad Request", "HTTP/1.1 400 Bad Request"}},
+		{rule.VersionCounterOffer, []string{"HTTP/1.1 200 OK", "HTTP/1.1 400 Bad Request"}},
+		{rule.QueryRefused, []string{"HTTP/1.1 400 Bad Request"}},
+		{rule.SessionBoundToOwner, []string{"HTTP/1.1 404 Not Found"}},
+		{rule.InsufficientScope, []string{"HTTP/1.1 403 Forbidden", "HTTP/1.1 401 Unauthorized"}},
+		{rule.InvalidToken, []string{"HTTP/1.1 401 Unauthorized", "HTTP/1.1 401 Unauthorized"}},
+		{rule.TokenLifetime, []string{"HTTP/1.1 401 Unauthorized", "HTTP/1.1 401 Unauthorized"}},
+		{rule.CursorUnknown, []string{"HTTP/1.1 200 OK", "HTTP/1.1 200 OK", "HTTP/1.1 200 OK", "HTTP/1.1 400 Bad Request", "HTTP/1.1 400 Bad Request"}},
 	}
 	list := Experiments()
 	if len(list) != len(tests) {
@@ -34,7 +35,7 @@ func TestExperiments(t *testing.T) {
 	}
 	for i, tt := range tests {
 		e := list[i]
-		t.Run(tt.rule+"/experiment "+strconv.Itoa(e.Number)+": "+e.Title, func(t *testing.T) {
+		t.Run(string(tt.rule)+"/experiment "+strconv.Itoa(e.Number)+": "+e.Title, func(t *testing.T) {
 			if e.Number != i+1 {
 				t.Fatalf("experiment %d is numbered %d", i+1, e.Number)
 			}
@@ -66,7 +67,7 @@ func TestWrongPredictionFails(t *testing.T) {
 		problem    string
 	}{
 		{"T-P02/a wrong status", 1, func(p *probe) { p.want = 415 }, "predicted 415, observed 406"},
-		{"T-P08/the right status for another check's reason", 3, func(p *probe) { p.rule = "T-42" },
+		{"T-P08/the right status for another check's reason", 3, func(p *probe) { p.rule = rule.SessionRequired },
 			`predicted rule T-42, the server named "T-P08"`},
 	}
 	for _, tt := range tests {

@@ -67,7 +67,7 @@ func (t *tracer) exchange(step string, raw []byte, resp *httpparse.Response, err
 	}
 	switch {
 	case d != nil:
-		b.WriteString("= " + d.Rule.ID + ": " + d.Rule.Why + "\n")
+		b.WriteString("= " + string(d.Rule) + ": " + d.Rule.Text() + "\n")
 	case resp != nil:
 		b.WriteString("= (the server recorded no decision)\n")
 	}

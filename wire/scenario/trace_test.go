@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"context"
+	"rawmcp/wire/rule"
 	"regexp"
 	"strings"
 	"testing"
@@ -71,7 +72,7 @@ func TestTraceExchange(t *testing.T) {
 	resp := &httpparse.Response{Proto: "HTTP/1.1", Status: 200, Reason: "OK",
 		Header: []httpparse.HeaderLine{{Name: "Content-Type", Value: "text/event-stream"}, {Name: "Mcp-Session-Id", Value: session}},
 		Body:   []byte("id: g1-2\ndata: {\"s\":\"" + session + "\"}\n\n")}
-	decision := &wire.Decision{Status: 200, Rule: wire.Rule{ID: "T-14", Why: "one event holding the response"}}
+	decision := &wire.Decision{Status: 200, Rule: rule.RequestAnsweredSSE}
 	tests := []struct {
 		name string
 		raw  string
@@ -89,7 +90,7 @@ func TestTraceExchange(t *testing.T) {
 				"{\"t\":\"" + tokenLabel(token) + "\"}\n" +
 				"< HTTP/1.1 200 OK\n< Content-Type: text/event-stream\n< Mcp-Session-Id: " + sessionLabel(session) + "\n<\n" +
 				"id: g1-2\ndata: {\"s\":\"" + sessionLabel(session) + "\"}\n\n" +
-				"= T-14: one event holding the response\n\n",
+				"= T-14: " + rule.RequestAnsweredSSE.Text() + "\n\n",
 		},
 		{
 			name: "A-33/a secret the run never learned is redacted by its field",

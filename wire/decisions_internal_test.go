@@ -1,0 +1,88 @@
+package wire
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"rawmcp/httpparse"
+	"rawmcp/policy"
+)
+
+// constValues returns the constants of type typ declared in the non-test
+// files of the package in dir, name to value: found from the package's
+// source, not from a second list kept by hand.
+func constValues(t *testing.T, dir, typ string) map[string]string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	fset := token.NewFileSet()
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.CONST {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				vs := spec.(*ast.ValueSpec)
+				if id, ok := vs.Type.(*ast.Ident); !ok || id.Name != typ {
+					continue
+				}
+				for i, n := range vs.Names {
+					v, err := strconv.Unquote(vs.Values[i].(*ast.BasicLit).Value)
+					if err != nil {
+						t.Fatalf("%s: %v", n.Name, err)
+					}
+					out[n.Name] = v
+				}
+			}
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no %s constants in %s", typ, dir)
+	}
+	return out
+}
+
+// TestParseRulesCoverEveryReason: every refusal of the request parser has
+// its own entry in parseRules (the response parser's RespReason* belong to
+// the client and never reach the server's answers).
+func TestParseRulesCoverEveryReason(t *testing.T) {
+	for name, v := range constValues(t, "../httpparse", "Reason") {
+		if strings.HasPrefix(name, "Resp") {
+			continue
+		}
+		id, ok := parseRules[httpparse.Reason(v)]
+		if !ok {
+			t.Errorf("httpparse.%s has no rule in parseRules", name)
+		} else if id.Text() == "" {
+			t.Errorf("httpparse.%s maps to %s, which the rule table lacks", name, id)
+		}
+	}
+}
+
+// TestDenialRulesCoverEveryReason: every policy.Reason names its rule.
+func TestDenialRulesCoverEveryReason(t *testing.T) {
+	for name, v := range constValues(t, "../policy", "Reason") {
+		id, ok := denialRules[policy.Reason(v)]
+		if !ok {
+			t.Errorf("policy.%s has no rule in denialRules", name)
+		} else if id.Text() == "" {
+			t.Errorf("policy.%s maps to %s, which the rule table lacks", name, id)
+		}
+	}
+}
