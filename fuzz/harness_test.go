@@ -2,25 +2,24 @@ package fuzz
 
 import (
 	"math/rand/v2"
+	"rawmcp/wire/client"
+	"rawmcp/wire/wiretest"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
 	"rawmcp/httpparse"
 	"rawmcp/policy"
-	"rawmcp/state"
 	"rawmcp/wire"
 	"rawmcp/wire/mcp"
 )
 
-// The fuzz server is built as scenario.Start builds its fixture, without a
+// The fuzz server is assembled by wiretest like every other, without a
 // listener: its canonical URI and Host name a port nothing listens on,
 // because every connection is a memConn handed to ServeConn.
 const (
 	fuzzHost      = "127.0.0.1:8080"
 	fuzzCanonical = "http://" + fuzzHost + "/mcp"
-	fuzzOrigin    = "http://" + fuzzHost
 	fuzzIssuer    = "https://as.rawmcp.invalid"
 	fuzzTenant    = "acme"
 
@@ -39,62 +38,46 @@ var fuzzNow = time.Date(2025, 11, 25, 12, 0, 0, 0, time.UTC)
 // for a peer, so anything near it is a hang, not a slow machine.
 const hangTimeout = 10 * time.Second
 
-// fuzzPolicy is built once per process: it is read-only while serving.
-var fuzzPolicy = sync.OnceValues(func() (*policy.Policy, error) {
-	p, err := policy.New(policy.Config{
-		CanonicalURI:   fuzzCanonical,
-		Issuer:         fuzzIssuer,
-		AllowedHosts:   []string{fuzzHost},
-		AllowedOrigins: []string{fuzzOrigin},
-		AllowedTenants: []string{fuzzTenant},
-	})
-	if err != nil {
-		return nil, err
-	}
+// fuzzTokens are the two subjects' records, valid at fuzzNow.
+func fuzzTokens(canonical string) ([]policy.TokenFileEntry, error) {
+	var entries []policy.TokenFileEntry
 	for i, subject := range []string{"alice", "bob"} {
-		token := []string{tokenAlice, tokenBob}[i]
-		err := p.Add(token, policy.TokenRecord{
+		entries = append(entries, policy.TokenFileEntry{Token: []string{tokenAlice, tokenBob}[i], Record: policy.TokenRecord{
 			TokenID:               "fuzz-" + subject,
 			Issuer:                fuzzIssuer,
-			Audience:              fuzzCanonical,
-			Resource:              fuzzCanonical,
-			AuthorizationResource: fuzzCanonical,
-			TokenResource:         fuzzCanonical,
+			Audience:              canonical,
+			Resource:              canonical,
+			AuthorizationResource: canonical,
+			TokenResource:         canonical,
 			Subject:               subject,
 			Tenant:                fuzzTenant,
 			Scopes:                []string{policy.ScopeConnect, policy.ScopeResourcesRead},
 			Revision:              1,
 			Active:                true,
 			Expiry:                fuzzNow.Add(time.Hour),
-		})
-		if err != nil {
-			return nil, err
-		}
+		}})
 	}
-	return p, nil
-})
+	return entries, nil
+}
 
 // newFuzzServer returns a server with a fresh session table whose random
 // source is a fixed ChaCha8 stream: every input starts from no sessions,
 // and the n-th session it creates always gets the same id and event
-// handle, so seeds can name them. The table is part of the server's
-// Config, so each input gets its own server too; that is cheap, since
-// NewServer only checks the config and request buffers are taken when a
-// request begins. The policy is read-only and shared.
+// handle, so seeds can name them. Each input gets its own server; that is
+// cheap, since NewServer only checks the config and request buffers are
+// taken when a request begins.
 func newFuzzServer(tb testing.TB) *wire.Server {
 	tb.Helper()
-	p, err := fuzzPolicy()
+	s, err := wiretest.Assemble(fuzzHost, wiretest.Config{
+		Issuer:    fuzzIssuer,
+		Tokens:    fuzzTokens,
+		Random:    rand.NewChaCha8([32]byte{'r', 'a', 'w', 'm', 'c', 'p'}),
+		Configure: func(c *wire.Config) { c.Now = func() time.Time { return fuzzNow } },
+	})
 	if err != nil {
-		tb.Fatalf("fuzz policy: %v", err)
+		tb.Fatalf("wiretest.Assemble: %v", err)
 	}
-	table := state.NewTable(state.DefaultConfig(), rand.NewChaCha8([32]byte{'r', 'a', 'w', 'm', 'c', 'p'}))
-	cfg := wire.NewConfig(p, table)
-	cfg.Now = func() time.Time { return fuzzNow }
-	srv, err := wire.NewServer(cfg)
-	if err != nil {
-		tb.Fatalf("wire.NewServer: %v", err)
-	}
-	return srv
+	return s.Server
 }
 
 // serve feeds input to srv on one memConn, chunk bytes per Read, and
@@ -143,7 +126,7 @@ func clientFields(token, session, accept string, jsonBody bool) [][2]string {
 }
 
 func postRequest(token, session, body string) []byte {
-	return wire.Request{Method: "POST", Path: "/mcp", Header: clientFields(token, session, "application/json, text/event-stream", true), Body: []byte(body)}.Bytes()
+	return client.Request{Method: "POST", Path: "/mcp", Header: clientFields(token, session, "application/json, text/event-stream", true), Body: []byte(body)}.Bytes()
 }
 
 func initializeBody(id int) string {
@@ -164,11 +147,11 @@ func getRequest(token, session, cursor string) []byte {
 	if cursor != "" {
 		h = append(h, [2]string{"Last-Event-ID", cursor})
 	}
-	return wire.Request{Method: "GET", Path: "/mcp", Header: h}.Bytes()
+	return client.Request{Method: "GET", Path: "/mcp", Header: h}.Bytes()
 }
 
 func deleteRequest(token, session string) []byte {
-	return wire.Request{Method: "DELETE", Path: "/mcp", Header: clientFields(token, session, "", false)}.Bytes()
+	return client.Request{Method: "DELETE", Path: "/mcp", Header: clientFields(token, session, "", false)}.Bytes()
 }
 
 // parseAll splits out into responses (atEOF: the server closed). A

@@ -26,14 +26,32 @@ func TestImportRules(t *testing.T) {
 			switch {
 			case imp == "net/http" || strings.HasPrefix(imp, "net/http/"):
 				t.Errorf("%s imports %s outside tests: net/http may only be the reference in tests", pkg, imp)
-			case imp == "net" && pkg != "wire":
-				t.Errorf("%s imports net: only wire touches sockets", pkg)
+			case imp == "net" && pkg != "wire" && pkg != "wire/client":
+				t.Errorf("%s imports net: only wire (the server) and wire/client (the raw client) touch sockets", pkg)
 			case slices.Contains(leaves, pkg) && !isStd:
 				t.Errorf("leaf %s imports %s: leaves import only the standard library", pkg, imp)
 			case !isStd && !strings.HasPrefix(imp, "rawmcp"):
 				t.Errorf("%s imports third-party %s outside tests: go-cmp is for tests only", pkg, imp)
 			}
 		}
+	}
+	// A client works against any server URL by construction: nothing under
+	// wire/client may reach into the server's packages.
+	server := []string{"rawmcp/wire", "rawmcp/wire/mcp", "rawmcp/wire/wiretest", "rawmcp/wire/scenario", "rawmcp/policy", "rawmcp/state"}
+	clients := 0
+	for pkg, list := range imports {
+		if pkg != "wire/client" && !strings.HasPrefix(pkg, "wire/client/") {
+			continue
+		}
+		clients++
+		for _, imp := range list {
+			if slices.Contains(server, imp) {
+				t.Errorf("%s imports %s: the client side never imports the server's packages", pkg, imp)
+			}
+		}
+	}
+	if clients < 2 {
+		t.Errorf("found %d packages under wire/client: the check would pass vacuously", clients)
 	}
 	for _, imp := range imports["wire/mcp"] {
 		if strings.HasPrefix(imp, "rawmcp/") && imp != "rawmcp/wire/jsonrpc" && imp != "rawmcp/state" && imp != "rawmcp/wire/rule" {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"rawmcp/wire/client"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,7 +14,6 @@ import (
 
 	"rawmcp/httpparse"
 	"rawmcp/sseframe"
-	"rawmcp/wire"
 )
 
 // FuzzLastEventID sends fuzzed Last-Event-ID values through the whole
@@ -128,7 +128,7 @@ func learnStreamSetup(tb testing.TB) streamSetup {
 func cursorRequest(session string, value []byte) []byte {
 	h := clientFields(tokenAlice, session, "text/event-stream", false)
 	h = append(h, [2]string{"Last-Event-ID", string(value)})
-	return wire.Request{Method: "GET", Path: "/mcp", Header: h}.Bytes()
+	return client.Request{Method: "GET", Path: "/mcp", Header: h}.Bytes()
 }
 
 // The clauses of FuzzLastEventID's invariant about a 200, one error each.

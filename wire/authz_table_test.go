@@ -2,6 +2,7 @@ package wire_test
 
 import (
 	"fmt"
+	"rawmcp/wire/client"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -31,81 +32,81 @@ func TestConflate401And403(t *testing.T) {
 	}
 	defer f.Close()
 	e := env{f: f}
-	ping := func(token string, sid string) wire.Request {
+	ping := func(token string, sid string) client.Request {
 		return post(f, token, pingBody, inSession(sid)...)
 	}
 	type row struct {
 		name      string
-		req       func() wire.Request
+		req       func() client.Request
 		status    int
 		challenge string // exact WWW-Authenticate; "" = must be absent
 	}
 	invalid := challenge(e, "invalid_token", "mcp:connect")
 	rows := []row{
 		{"bearer missing: 401, resource_metadata and scope, no invalid_token",
-			func() wire.Request { return ping("", openSession(t, f, "alice")) }, 401, challenge(e, "", "mcp:connect")},
+			func() client.Request { return ping("", openSession(t, f, "alice")) }, 401, challenge(e, "", "mcp:connect")},
 	}
 	for _, name := range []string{"inactive", "expired", "not-yet-valid"} {
 		rows = append(rows, row{"bearer " + name + ": 401 invalid_token",
-			func() wire.Request { return post(f, f.Tokens[name], pingBody) }, 401, invalid})
+			func() client.Request { return post(f, f.Tokens[name], pingBody) }, 401, invalid})
 	}
 	rows = append(rows, row{"bearer unknown: 401 invalid_token",
-		func() wire.Request { return post(f, "dW5rbm93bg", pingBody) }, 401, invalid})
+		func() client.Request { return post(f, "dW5rbm93bg", pingBody) }, 401, invalid})
 	for _, name := range []string{"wrong-issuer", "wrong-audience", "wrong-resource", "authorization-resource-elsewhere", "token-resource-elsewhere"} {
 		rows = append(rows, row{"binding invalid (" + name + "): the same 401, no hint which claim",
-			func() wire.Request { return post(f, f.Tokens[name], pingBody) }, 401, invalid})
+			func() client.Request { return post(f, f.Tokens[name], pingBody) }, 401, invalid})
 	}
 	rows = append(rows,
-		row{"bearer revoked mid-session: 401 invalid_token, before the TTL", func() wire.Request {
+		row{"bearer revoked mid-session: 401 invalid_token, before the TTL", func() client.Request {
 			sid := openSession(t, f, "revocable")
 			f.Policy.Revoke(f.TokenIDs["revocable"])
 			return ping(f.Tokens["revocable"], sid)
 		}, 401, invalid},
-		row{"scope insufficient: 403 insufficient_scope with the step-up scope", func() wire.Request {
+		row{"scope insufficient: 403 insufficient_scope with the step-up scope", func() client.Request {
 			return post(f, f.Tokens["no-resources-scope"], listBody, inSession(openSession(t, f, "no-resources-scope"))...)
 		}, 403, challenge(e, "insufficient_scope", "mcp:connect resources:read")},
-		row{"tenant ACL: 403 generic, no step-up challenge", func() wire.Request {
+		row{"tenant ACL: 403 generic, no step-up challenge", func() client.Request {
 			return post(f, f.Tokens["other-tenant"], pingBody)
 		}, 403, ""},
-		row{"Origin outside the allowlist: 403, no OAuth challenge", func() wire.Request {
+		row{"Origin outside the allowlist: 403, no OAuth challenge", func() client.Request {
 			return post(f, f.Tokens["alice"], pingBody, [2]string{"Origin", "https://evil.example"})
 		}, 403, ""},
-		row{"session missing: 400, no challenge", func() wire.Request {
+		row{"session missing: 400, no challenge", func() client.Request {
 			return post(f, f.Tokens["alice"], listBody, [2]string{"MCP-Protocol-Version", "2025-11-25"})
 		}, 400, ""},
-		row{"session malformed: 400, no challenge", func() wire.Request {
+		row{"session malformed: 400, no challenge", func() client.Request {
 			return ping(f.Tokens["alice"], "not a session id")
 		}, 400, ""},
-		row{"session absent (never issued): 404, no challenge", func() wire.Request {
+		row{"session absent (never issued): 404, no challenge", func() client.Request {
 			return ping(f.Tokens["alice"], strings.Repeat("x", 32))
 		}, 404, ""},
-		row{"session expired: 404, no challenge", func() wire.Request {
+		row{"session expired: 404, no challenge", func() client.Request {
 			sid := openSession(t, f, "alice")
 			skew.Add(int64(tc.TTL))
 			return ping(f.Tokens["alice"], sid)
 		}, 404, ""},
-		row{"session terminated: 404, no challenge", func() wire.Request {
+		row{"session terminated: 404, no challenge", func() client.Request {
 			sid := openSession(t, f, "alice")
 			if r := do(t, f, sessionRequest(f, "DELETE", f.Tokens["alice"], sid).Bytes()); r.Status != 204 {
 				t.Fatalf("DELETE: %d", r.Status)
 			}
 			return ping(f.Tokens["alice"], sid)
 		}, 404, ""},
-		row{"session owned by another principal: 404, no challenge", func() wire.Request {
+		row{"session owned by another principal: 404, no challenge", func() client.Request {
 			return ping(f.Tokens["bob"], openSession(t, f, "alice"))
 		}, 404, ""},
-		row{"session after the subject's revision changed: the token is 401, the session cannot be used again", func() wire.Request {
+		row{"session after the subject's revision changed: the token is 401, the session cannot be used again", func() client.Request {
 			sid := openSession(t, f, "unicode")
 			f.Policy.SetRevision("Zoë 🦊", 2)
 			return ping(f.Tokens["unicode"], sid)
 		}, 401, invalid},
-		row{"later protocol header unsupported: 400, no challenge", func() wire.Request {
+		row{"later protocol header unsupported: 400, no challenge", func() client.Request {
 			return post(f, f.Tokens["alice"], pingBody, [2]string{"Mcp-Session-Id", openSession(t, f, "alice")}, [2]string{"MCP-Protocol-Version", "2026-07-28"})
 		}, 400, ""},
-		row{"initialize with a conflicting header: 400, no challenge", func() wire.Request {
+		row{"initialize with a conflicting header: 400, no challenge", func() client.Request {
 			return post(f, f.Tokens["alice"], initializeBody, [2]string{"MCP-Protocol-Version", "2026-07-28"})
 		}, 400, ""},
-		row{"initialize proposing an unsupported version: 200 with 2025-11-25", func() wire.Request {
+		row{"initialize proposing an unsupported version: 200 with 2025-11-25", func() client.Request {
 			return post(f, f.Tokens["alice"], strings.Replace(initializeBody, "2025-11-25", "1999-01-01", 1))
 		}, 200, ""},
 	)
@@ -141,7 +142,7 @@ func TestConcurrentPings(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c := wire.NewClient(f.Addr)
+			c := client.New(f.Addr)
 			defer c.Close()
 			body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, 1000+i)
 			resp, err := c.Do(post(f, f.Tokens["alice"], body, inSession(sid)...).Bytes(), false)
@@ -174,7 +175,7 @@ func TestDeleteRacingRequests(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				var req wire.Request
+				var req client.Request
 				switch i % 3 {
 				case 0:
 					req = post(f, f.Tokens["alice"], pingBody, inSession(sid)...)

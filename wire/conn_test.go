@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"rawmcp/wire/client"
 	"strings"
 	"testing"
 	"time"
@@ -185,7 +186,7 @@ func TestIdleOutlastsRetry(t *testing.T) {
 		c.ReadTimeout, c.SSERetry, c.IdleTimeout = 100*time.Millisecond, 200*time.Millisecond, 500*time.Millisecond
 	})
 	sid := openSession(t, f, "alice")
-	c := wire.NewClient(f.Addr)
+	c := client.New(f.Addr)
 	defer c.Close()
 	get := sessionRequest(f, "GET", f.Tokens["alice"], sid).Bytes()
 	for i := 0; i < 2; i++ {

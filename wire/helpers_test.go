@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"log/slog"
+	"rawmcp/wire/client"
 	"sort"
 	"strings"
 	"sync"
@@ -44,7 +45,7 @@ func startFixture(t testing.TB, configure func(*wire.Config)) *scenario.Fixture 
 // post builds a POST /mcp with the headers a well-behaved client sends.
 // Extra fields are appended; a field given with value "-" removes the
 // default of that name.
-func post(f *scenario.Fixture, token, body string, extra ...[2]string) wire.Request {
+func post(f *scenario.Fixture, token, body string, extra ...[2]string) client.Request {
 	h := [][2]string{
 		{"Host", f.Addr},
 		{"Accept", "application/json, text/event-stream"},
@@ -53,11 +54,11 @@ func post(f *scenario.Fixture, token, body string, extra ...[2]string) wire.Requ
 	if token != "" {
 		h = append(h, [2]string{"Authorization", "Bearer " + token})
 	}
-	return wire.Request{Method: "POST", Path: "/mcp", Header: withFields(h, extra), Body: []byte(body)}
+	return client.Request{Method: "POST", Path: "/mcp", Header: withFields(h, extra), Body: []byte(body)}
 }
 
 // sessionRequest builds a GET or DELETE on a session.
-func sessionRequest(f *scenario.Fixture, method, token, sid string, extra ...[2]string) wire.Request {
+func sessionRequest(f *scenario.Fixture, method, token, sid string, extra ...[2]string) client.Request {
 	h := [][2]string{{"Host", f.Addr}}
 	if method == "GET" {
 		h = append(h, [2]string{"Accept", "text/event-stream"})
@@ -69,7 +70,7 @@ func sessionRequest(f *scenario.Fixture, method, token, sid string, extra ...[2]
 	if sid != "" {
 		h = append(h, [2]string{"Mcp-Session-Id", sid})
 	}
-	return wire.Request{Method: method, Path: "/mcp", Header: withFields(h, extra)}
+	return client.Request{Method: method, Path: "/mcp", Header: withFields(h, extra)}
 }
 
 func withFields(h [][2]string, extra [][2]string) [][2]string {
@@ -100,7 +101,7 @@ func inSession(sid string) [][2]string {
 // do sends raw bytes on a fresh connection and returns the one response.
 func do(t testing.TB, f *scenario.Fixture, raw []byte) *httpparse.Response {
 	t.Helper()
-	c := wire.NewClient(f.Addr)
+	c := client.New(f.Addr)
 	defer c.Close()
 	resp, err := c.Do(raw, strings.HasPrefix(string(raw), "HEAD "))
 	if err != nil {

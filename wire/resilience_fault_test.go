@@ -2,6 +2,7 @@ package wire_test
 
 import (
 	"net"
+	"rawmcp/wire/client"
 	"strings"
 	"sync"
 	"testing"
@@ -35,7 +36,7 @@ func reset(nc *net.TCPConn) {
 }
 
 func getStream(srv benchServer, session string) []byte {
-	return wire.Request{Method: "GET", Path: "/mcp", Header: [][2]string{
+	return client.Request{Method: "GET", Path: "/mcp", Header: [][2]string{
 		{"Host", srv.addr},
 		{"Accept", "text/event-stream"},
 		{"Authorization", "Bearer " + srv.token},

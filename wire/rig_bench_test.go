@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"net"
+	"rawmcp/wire/client"
 	"testing"
 	"time"
 
@@ -74,7 +75,7 @@ func (s benchServer) post(session, body string, extra ...[2]string) []byte {
 	if session != "" {
 		h = append(h, [2]string{"Mcp-Session-Id", session}, [2]string{"MCP-Protocol-Version", mcp.ProtocolVersion})
 	}
-	return wire.Request{Method: "POST", Path: "/mcp", Header: append(h, extra...), Body: []byte(body)}.Bytes()
+	return client.Request{Method: "POST", Path: "/mcp", Header: append(h, extra...), Body: []byte(body)}.Bytes()
 }
 
 func (s benchServer) initialize() []byte {
@@ -96,7 +97,7 @@ func (s benchServer) ping(session string) []byte { return s.post(session, benchP
 func (s benchServer) resources(session string) []byte { return s.post(session, benchResourcesBody) }
 
 func (s benchServer) delete(session string) []byte {
-	return wire.Request{Method: "DELETE", Path: "/mcp", Header: [][2]string{
+	return client.Request{Method: "DELETE", Path: "/mcp", Header: [][2]string{
 		{"Host", s.addr},
 		{"Authorization", "Bearer " + s.token},
 		{"Mcp-Session-Id", session},

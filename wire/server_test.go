@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net"
 	"os"
+	"rawmcp/wire/client"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -177,7 +178,7 @@ func TestMaxConns(t *testing.T) {
 	outer := t
 	open := func(t *testing.T) {
 		t.Helper()
-		c := wire.NewClient(f.Addr)
+		c := client.New(f.Addr)
 		outer.Cleanup(c.Close)
 		resp, err := c.Do(ping, false)
 		if err != nil {

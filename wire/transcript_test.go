@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"rawmcp/wire/client"
 	"regexp"
 	"sort"
 	"strings"
@@ -78,7 +79,7 @@ func renderTranscript(t *testing.T, f *scenario.Fixture, intro string, steps []e
 	for i, step := range steps {
 		raw := step.req(st)
 		f.TakeDecisions()
-		c := wire.NewClient(f.Addr)
+		c := client.New(f.Addr)
 		if err := c.Send(raw); err != nil {
 			t.Fatal(err)
 		}
@@ -240,7 +241,7 @@ var errorStatuses = []exchange{
 		sid := s.sid
 		s.sid = ""
 		body := post(s.f, s.f.Tokens["no-resources-scope"], initializeBody).Bytes()
-		c := wire.NewClient(s.f.Addr)
+		c := client.New(s.f.Addr)
 		defer c.Close()
 		resp, err := c.Do(body, false)
 		if err == nil {

@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"rawmcp/wire"
+	"rawmcp/wire/client"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,7 +20,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"rawmcp/wire"
 	"rawmcp/wire/scenario"
 )
 
@@ -247,10 +248,10 @@ func TestServe(t *testing.T) {
 func initialize(t *testing.T, url, token string) int {
 	t.Helper()
 	addr := strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/mcp")
-	c := wire.NewClient(addr)
+	c := client.New(addr)
 	defer c.Close()
 	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"cmd-test","version":"1"}}}`
-	req := wire.Request{Method: "POST", Path: "/mcp", Header: [][2]string{
+	req := client.Request{Method: "POST", Path: "/mcp", Header: [][2]string{
 		{"Host", addr}, {"Accept", "application/json, text/event-stream"}, {"Content-Type", "application/json"},
 		{"Authorization", "Bearer " + token},
 	}, Body: []byte(body)}
@@ -259,4 +260,13 @@ func initialize(t *testing.T, url, token string) int {
 		t.Fatalf("initialize: %v", err)
 	}
 	return resp.Status
+}
+
+// TestClientAnnouncesTheServerRelease: the client side states rawmcp's
+// release without importing the server, so the two constants are kept
+// equal here, where both are in reach.
+func TestClientAnnouncesTheServerRelease(t *testing.T) {
+	if client.Version != wire.ServerVersion {
+		t.Errorf("client.Version %q, wire.ServerVersion %q", client.Version, wire.ServerVersion)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"rawmcp/wire/client"
 	"strings"
 	"time"
 
@@ -95,7 +96,7 @@ func (r *run) leaks() []string {
 type bench struct {
 	run     *run
 	fx      *Fixture
-	clients []*wire.Client
+	clients []*client.Client
 	// pending holds decisions taken from the server but not yet matched
 	// to a response.
 	pending []wire.Decision
@@ -117,7 +118,7 @@ func (b *bench) peer(tokenName string) *peer {
 	if tokenName != "" && !ok {
 		panic("scenario: no fixture token " + tokenName)
 	}
-	c := wire.NewClient(b.fx.Addr)
+	c := client.New(b.fx.Addr)
 	b.clients = append(b.clients, c)
 	return &peer{b: b, c: c, token: token}
 }
@@ -125,7 +126,7 @@ func (b *bench) peer(tokenName string) *peer {
 // send writes raw on c, reads one response, and lets the run see it:
 // counted, kept for the leak check, matched with the server's decision,
 // traced.
-func (b *bench) send(c *wire.Client, step string, raw []byte) (*httpparse.Response, error) {
+func (b *bench) send(c *client.Client, step string, raw []byte) (*httpparse.Response, error) {
 	if err := b.run.ctx.Err(); err != nil {
 		return nil, err
 	}

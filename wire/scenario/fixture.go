@@ -1,19 +1,16 @@
 package scenario
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/base64"
 	"fmt"
-	"log/slog"
-	"net/netip"
-	"strconv"
 	"sync"
 	"time"
 
 	"rawmcp/policy"
 	"rawmcp/state"
 	"rawmcp/wire"
+	"rawmcp/wire/wiretest"
 )
 
 // Profile names the contract the demo, attacks and experiments check.
@@ -46,9 +43,9 @@ type Fixture struct {
 	Tokens   map[string]string
 	TokenIDs map[string]string
 
+	srv       *wiretest.Server
 	mu        sync.Mutex
 	decisions []wire.Decision
-	served    chan error
 }
 
 // Options adjust a fixture.
@@ -63,65 +60,33 @@ type Options struct {
 // Start binds 127.0.0.1:0, mints the fixture tokens for that port's
 // canonical URI, and serves.
 func Start(opts Options) (*Fixture, error) {
-	ln, err := wire.Listen("127.0.0.1:0")
-	if err != nil {
-		return nil, err
+	f := &Fixture{Tokens: map[string]string{}, TokenIDs: map[string]string{}}
+	cfg := wiretest.Config{
+		Issuer:  Issuer,
+		Tenants: []string{TenantAcme, TenantUnicode},
+		Tokens:  func(canonical string) ([]policy.TokenFileEntry, error) { return f.mintTokens(canonical, time.Now()) },
+		Configure: func(c *wire.Config) {
+			c.OnDecision = f.record
+			if opts.Configure != nil {
+				opts.Configure(c)
+			}
+		},
 	}
-	// netip, not net: only package wire touches sockets (DESIGN.md).
-	bound, err := netip.ParseAddrPort(ln.Addr().String())
-	if err != nil {
-		ln.Close()
-		return nil, err
-	}
-	port := int(bound.Port())
-	addr := "127.0.0.1:" + strconv.Itoa(port)
-	f := &Fixture{Addr: addr, URL: "http://" + addr + "/mcp", Tokens: map[string]string{}, TokenIDs: map[string]string{}, served: make(chan error, 1)}
-	f.Policy, err = policy.New(policy.Config{
-		CanonicalURI:   f.URL,
-		Issuer:         Issuer,
-		AllowedHosts:   []string{addr, "localhost:" + strconv.Itoa(port)},
-		AllowedOrigins: []string{"http://" + addr, "http://localhost:" + strconv.Itoa(port)},
-		AllowedTenants: []string{TenantAcme, TenantUnicode},
-	})
-	if err != nil {
-		ln.Close()
-		return nil, err
-	}
-	f.MetadataURL = f.Policy.MetadataURL()
-	if err := f.mintTokens(time.Now()); err != nil {
-		ln.Close()
-		return nil, err
-	}
-	tcfg := state.DefaultConfig()
 	if opts.TableConfig != nil {
-		tcfg = *opts.TableConfig
+		cfg.Table = *opts.TableConfig
 	}
-	f.Sessions = state.NewTable(tcfg, rand.Reader)
-	cfg := wire.NewConfig(f.Policy, f.Sessions)
-	cfg.Logger = slog.New(slog.DiscardHandler)
-	cfg.OnDecision = f.record
-	if opts.Configure != nil {
-		opts.Configure(&cfg)
-	}
-	f.Server, err = wire.NewServer(cfg)
+	srv, err := wiretest.Start("127.0.0.1:0", cfg)
 	if err != nil {
-		ln.Close()
 		return nil, err
 	}
-	go func() { f.served <- f.Server.Serve(ln) }()
+	f.srv = srv
+	f.Addr, f.URL, f.MetadataURL = srv.Addr, srv.URL, srv.MetadataURL
+	f.Policy, f.Sessions, f.Server = srv.Policy, srv.Sessions, srv.Server
 	return f, nil
 }
 
 // Close shuts the server down gracefully, waiting at most 5 s.
-func (f *Fixture) Close() error {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	err := f.Server.Shutdown(ctx)
-	if serveErr := <-f.served; err == nil {
-		err = serveErr
-	}
-	return err
-}
+func (f *Fixture) Close() error { return f.srv.Close() }
 
 func (f *Fixture) record(d wire.Decision) {
 	f.mu.Lock()
@@ -167,15 +132,18 @@ var tokenSpecs = []tokenSpec{
 	{"inactive", func(r *policy.TokenRecord, _ string, _ time.Time) { r.Active = false }},
 }
 
-func (f *Fixture) mintTokens(now time.Time) error {
+// mintTokens makes the fixture tokens for the canonical URI and names
+// them in f.Tokens and f.TokenIDs.
+func (f *Fixture) mintTokens(canonical string, now time.Time) ([]policy.TokenFileEntry, error) {
+	entries := make([]policy.TokenFileEntry, 0, len(tokenSpecs))
 	for i, spec := range tokenSpecs {
 		rec := policy.TokenRecord{
 			TokenID:               fmt.Sprintf("tok-%02d", i),
 			Issuer:                Issuer,
-			Audience:              f.URL,
-			Resource:              f.URL,
-			AuthorizationResource: f.URL,
-			TokenResource:         f.URL,
+			Audience:              canonical,
+			Resource:              canonical,
+			AuthorizationResource: canonical,
+			TokenResource:         canonical,
 			Subject:               "alice",
 			Tenant:                TenantAcme,
 			Scopes:                []string{policy.ScopeConnect, policy.ScopeResourcesRead},
@@ -187,19 +155,17 @@ func (f *Fixture) mintTokens(now time.Time) error {
 			rec.Subject = "carol"
 		}
 		if spec.change != nil {
-			spec.change(&rec, f.URL, now)
+			spec.change(&rec, canonical, now)
 		}
 		token, err := randomToken()
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if err := f.Policy.Add(token, rec); err != nil {
-			return fmt.Errorf("scenario: fixture token %s: %w", spec.name, err)
-		}
+		entries = append(entries, policy.TokenFileEntry{Token: token, Record: rec})
 		f.Tokens[spec.name] = token
 		f.TokenIDs[spec.name] = rec.TokenID
 	}
-	return nil
+	return entries, nil
 }
 
 // randomToken returns 32 random bytes as base64url: a valid b64token

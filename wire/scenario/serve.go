@@ -2,16 +2,14 @@ package scenario
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"log/slog"
-	"net/netip"
-	"strconv"
 	"time"
 
 	"rawmcp/policy"
 	"rawmcp/state"
 	"rawmcp/wire"
+	"rawmcp/wire/wiretest"
 )
 
 // ServeOptions configure the server `rawmcp serve` runs for real MCP
@@ -20,8 +18,8 @@ type ServeOptions struct {
 	// Addr is where to listen: 127.0.0.1:port only (T-06); port 0 picks
 	// a free one.
 	Addr string
-	// Origins is the Origin allowlist (T-P16). Empty: only clients that
-	// send no Origin, which is every non-browser client, get through.
+	// Origins are allowed beside the server's own, http://127.0.0.1:PORT
+	// and http://localhost:PORT, which always are (T-P16).
 	Origins []string
 	// Issuer is the one issuer accepted; tokens naming another get 401.
 	Issuer string
@@ -42,8 +40,8 @@ type ServeOptions struct {
 	Logger *slog.Logger
 }
 
-// DefaultServeOptions returns the profile's defaults: a random port, no
-// Origin allowed, 8 sessions of 60 s, 64 requests in processing.
+// DefaultServeOptions returns the profile's defaults: a random port, only
+// the server's own origins, 8 sessions of 60 s, 64 requests in processing.
 func DefaultServeOptions() ServeOptions {
 	table := state.DefaultConfig()
 	return ServeOptions{
@@ -79,94 +77,44 @@ func Serve(ctx context.Context, opts ServeOptions, ready func(Endpoint) error) e
 	if opts.MaxSessions <= 0 || opts.SessionTTL <= 0 || opts.MaxInFlight <= 0 || opts.Logger == nil {
 		return ErrServeOptions
 	}
-	ln, err := wire.Listen(opts.Addr)
+	var endpoint Endpoint
+	table := state.DefaultConfig()
+	table.MaxSessions, table.TTL = opts.MaxSessions, opts.SessionTTL
+	srv, err := wiretest.Start(opts.Addr, wiretest.Config{
+		Issuer:  opts.Issuer,
+		Tenants: opts.Tenants,
+		Origins: opts.Origins,
+		Tokens: func(canonical string) ([]policy.TokenFileEntry, error) {
+			if opts.TokenFile != nil {
+				return policy.ParseTokenFile(opts.TokenFile, canonical)
+			}
+			demo, err := demoToken(canonical, opts.Issuer, time.Now())
+			endpoint.Token = demo.Token
+			return []policy.TokenFileEntry{demo}, err
+		},
+		Table: table,
+		Configure: func(c *wire.Config) {
+			c.MaxInFlight = opts.MaxInFlight
+			c.Logger = opts.Logger
+		},
+	})
 	if err != nil {
 		return err
 	}
-	srv, endpoint, err := buildServer(ln.Addr().String(), opts)
-	if err != nil {
-		ln.Close()
-		return err
-	}
+	endpoint.URL, endpoint.MetadataURL = srv.URL, srv.MetadataURL
 	if err := ready(endpoint); err != nil {
-		ln.Close()
+		srv.Close()
 		return err
 	}
 	opts.Logger.Info("serving", "url", endpoint.URL, "metadata_url", endpoint.MetadataURL)
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
 	select {
-	case err := <-served:
-		return err
 	case <-ctx.Done():
+	case <-srv.Done():
 	}
 	opts.Logger.Info("shutting down")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	err = srv.Shutdown(shutdownCtx)
-	if serveErr := <-served; err == nil {
-		err = serveErr
-	}
-	return err
-}
-
-// buildServer wires Policy, session Table and Server for the bound
-// address.
-func buildServer(bound string, opts ServeOptions) (*wire.Server, Endpoint, error) {
-	ap, err := netip.ParseAddrPort(bound)
-	if err != nil {
-		return nil, Endpoint{}, err
-	}
-	port := strconv.Itoa(int(ap.Port()))
-	addr := "127.0.0.1:" + port
-	canonical := "http://" + addr + "/mcp"
-	var endpoint Endpoint
-	var entries []policy.TokenFileEntry
-	if opts.TokenFile != nil {
-		if entries, err = policy.ParseTokenFile(opts.TokenFile, canonical); err != nil {
-			return nil, Endpoint{}, err
-		}
-	} else {
-		demo, err := demoToken(canonical, opts.Issuer, time.Now())
-		if err != nil {
-			return nil, Endpoint{}, err
-		}
-		entries = []policy.TokenFileEntry{demo}
-		endpoint.Token = demo.Token
-	}
-	tenants := opts.Tenants
-	if len(tenants) == 0 {
-		for _, e := range entries {
-			tenants = append(tenants, e.Record.Tenant)
-		}
-	}
-	p, err := policy.New(policy.Config{
-		CanonicalURI:   canonical,
-		Issuer:         opts.Issuer,
-		AllowedHosts:   []string{addr, "localhost:" + port},
-		AllowedOrigins: opts.Origins,
-		AllowedTenants: tenants,
-	})
-	if err != nil {
-		return nil, Endpoint{}, err
-	}
-	for _, e := range entries {
-		if err := p.Add(e.Token, e.Record); err != nil {
-			return nil, Endpoint{}, err
-		}
-	}
-	table := state.DefaultConfig()
-	table.MaxSessions, table.TTL = opts.MaxSessions, opts.SessionTTL
-	cfg := wire.NewConfig(p, state.NewTable(table, rand.Reader))
-	cfg.MaxInFlight = opts.MaxInFlight
-	cfg.Logger = opts.Logger
-	srv, err := wire.NewServer(cfg)
-	if err != nil {
-		return nil, Endpoint{}, err
-	}
-	endpoint.URL = canonical
-	endpoint.MetadataURL = p.MetadataURL()
-	return srv, endpoint, nil
+	return srv.Shutdown(shutdownCtx)
 }
 
 // demoToken mints the one token of a server started without a token file:

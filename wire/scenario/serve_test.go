@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"rawmcp/wire/client"
 	"regexp"
 	"strings"
 	"testing"
@@ -43,9 +44,9 @@ func serving(t *testing.T, opts ServeOptions) (Endpoint, func() error) {
 func initializeAt(t *testing.T, e Endpoint, token string) *httpparse.Response {
 	t.Helper()
 	addr := strings.TrimSuffix(strings.TrimPrefix(e.URL, "http://"), "/mcp")
-	c := wire.NewClient(addr)
+	c := client.New(addr)
 	defer c.Close()
-	req := wire.Request{Method: "POST", Path: "/mcp", Header: [][2]string{
+	req := client.Request{Method: "POST", Path: "/mcp", Header: [][2]string{
 		{"Host", addr}, {"Accept", acceptBoth}, {"Content-Type", contentJSON}, {"Authorization", "Bearer " + token},
 	}, Body: []byte(initializeBody(1, mcp.ProtocolVersion))}
 	resp, err := c.Do(req.Bytes(), false)

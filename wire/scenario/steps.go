@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"errors"
+	"rawmcp/wire/client"
 	"strconv"
 	"strings"
 
@@ -29,7 +30,7 @@ const DraftVersion = "2026-07-28"
 // out by hand, header by header, so a step changes exactly one thing.
 type peer struct {
 	b       *bench
-	c       *wire.Client
+	c       *client.Client
 	token   string
 	session string
 }
@@ -57,8 +58,8 @@ func (p *peer) fields(accept string, jsonBody bool) [][2]string {
 	return h
 }
 
-func (p *peer) postRequest(body string) wire.Request {
-	return wire.Request{Method: "POST", Path: "/mcp", Header: p.fields(acceptBoth, true), Body: []byte(body)}
+func (p *peer) postRequest(body string) client.Request {
+	return client.Request{Method: "POST", Path: "/mcp", Header: p.fields(acceptBoth, true), Body: []byte(body)}
 }
 
 func initializeBody(id int, proposed string) string {
@@ -66,45 +67,45 @@ func initializeBody(id int, proposed string) string {
 		`","capabilities":{},"clientInfo":{"name":"rawmcp-scenario","version":"` + wire.ServerVersion + `"}}}`
 }
 
-func (p *peer) initializeRequest(id int, proposed string) wire.Request {
+func (p *peer) initializeRequest(id int, proposed string) client.Request {
 	return p.postRequest(initializeBody(id, proposed))
 }
 
-func (p *peer) initializedRequest() wire.Request {
+func (p *peer) initializedRequest() client.Request {
 	return p.postRequest(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 }
 
-func (p *peer) pingRequest(id int) wire.Request {
+func (p *peer) pingRequest(id int) client.Request {
 	return p.postRequest(`{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"ping"}`)
 }
 
-func (p *peer) listResourcesRequest(id int) wire.Request {
+func (p *peer) listResourcesRequest(id int) client.Request {
 	return p.postRequest(`{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"resources/list"}`)
 }
 
 // getRequest opens the session's notification stream; a cursor resumes
 // it (Transports §2.4 item 2).
-func (p *peer) getRequest(cursor string) wire.Request {
+func (p *peer) getRequest(cursor string) client.Request {
 	h := p.fields(acceptSSE, false)
 	if cursor != "" {
 		h = append(h, [2]string{"Last-Event-ID", cursor})
 	}
-	return wire.Request{Method: "GET", Path: "/mcp", Header: h}
+	return client.Request{Method: "GET", Path: "/mcp", Header: h}
 }
 
-func (p *peer) deleteRequest() wire.Request {
-	return wire.Request{Method: "DELETE", Path: "/mcp", Header: p.fields("", false)}
+func (p *peer) deleteRequest() client.Request {
+	return client.Request{Method: "DELETE", Path: "/mcp", Header: p.fields("", false)}
 }
 
 // metadataRequest fetches the Protected Resource Metadata, with no
 // Authorization: discovery is public (A-P06).
-func metadataRequest(host string) wire.Request {
-	return wire.Request{Method: "GET", Path: "/.well-known/oauth-protected-resource/mcp",
+func metadataRequest(host string) client.Request {
+	return client.Request{Method: "GET", Path: "/.well-known/oauth-protected-resource/mcp",
 		Header: [][2]string{{"Host", host}, {"Accept", contentJSON}}}
 }
 
 // send is every step's last move.
-func (p *peer) send(step string, req wire.Request) (*httpparse.Response, error) {
+func (p *peer) send(step string, req client.Request) (*httpparse.Response, error) {
 	return p.b.send(p.c, step, req.Bytes())
 }
 
@@ -166,7 +167,7 @@ func (p *peer) open() error {
 
 // withHeader returns r with the named field set to value: the first field
 // of that name (case-insensitive) is replaced, or the field is appended.
-func withHeader(r wire.Request, name, value string) wire.Request {
+func withHeader(r client.Request, name, value string) client.Request {
 	h := make([][2]string, 0, len(r.Header)+1)
 	replaced := false
 	for _, f := range r.Header {
@@ -183,7 +184,7 @@ func withHeader(r wire.Request, name, value string) wire.Request {
 }
 
 // withoutHeader returns r without any field of that name.
-func withoutHeader(r wire.Request, name string) wire.Request {
+func withoutHeader(r client.Request, name string) client.Request {
 	h := make([][2]string, 0, len(r.Header))
 	for _, f := range r.Header {
 		if !strings.EqualFold(f[0], name) {

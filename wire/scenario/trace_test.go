@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"context"
+	"rawmcp/wire/client"
 	"rawmcp/wire/rule"
 	"regexp"
 	"strings"
@@ -95,9 +96,9 @@ func TestTraceExchange(t *testing.T) {
 		{
 			name: "A-33/a secret the run never learned is redacted by its field",
 			raw:  "DELETE /mcp HTTP/1.1\r\nAuthorization: Bearer unknown-token\r\nMcp-Session-Id: forged\r\n\r\n",
-			err:  wire.ErrClosed,
+			err:  client.ErrClosed,
 			want: "* step\n> DELETE /mcp HTTP/1.1\n> Authorization: Bearer " + tokenLabel("unknown-token") +
-				"\n> Mcp-Session-Id: " + sessionLabel("forged") + "\n>\n! no response: " + wire.ErrClosed.Error() + "\n\n",
+				"\n> Mcp-Session-Id: " + sessionLabel("forged") + "\n>\n! no response: " + client.ErrClosed.Error() + "\n\n",
 		},
 		{
 			name: "H-P03/obs-fold, bare CR and NUL are shown, not repaired",

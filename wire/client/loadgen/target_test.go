@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"rawmcp/wire/loadgen"
+	"rawmcp/wire/client/loadgen"
 )
 
 func TestParseTarget(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"rawmcp/wire/loadgen"
+	"rawmcp/wire/client/loadgen"
 )
 
 func TestWriteText(t *testing.T) {

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"rawmcp/wire/client"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"rawmcp/wire"
 	"rawmcp/wire/jsonrpc"
 )
 
@@ -112,8 +112,8 @@ type requester struct {
 	token  string
 }
 
-func (r *requester) client(timeout time.Duration) *wire.Client {
-	c := wire.NewClient(r.target.Dial)
+func (r *requester) client(timeout time.Duration) *client.Client {
+	c := client.New(r.target.Dial)
 	if timeout > 0 {
 		c.Timeout = timeout
 	}
@@ -124,7 +124,7 @@ func (r *requester) client(timeout time.Duration) *wire.Client {
 // item 2, §2.7); MCP-Protocol-Version is sent once a version was
 // negotiated.
 func (r *requester) headers(session, version string, post bool) [][2]string {
-	h := [][2]string{{"Host", r.target.Host}, {"User-Agent", "rawmcp-bench/" + wire.ServerVersion}}
+	h := [][2]string{{"Host", r.target.Host}, {"User-Agent", "rawmcp-bench/" + client.Version}}
 	if post {
 		h = append(h, [2]string{"Accept", "application/json, text/event-stream"}, [2]string{"Content-Type", "application/json"})
 	}
@@ -141,7 +141,7 @@ func (r *requester) headers(session, version string, post bool) [][2]string {
 }
 
 func (r *requester) post(session, version string, body []byte) []byte {
-	return wire.Request{Method: "POST", Path: r.target.Path, Header: r.headers(session, version, true), Body: body}.Bytes()
+	return client.Request{Method: "POST", Path: r.target.Path, Header: r.headers(session, version, true), Body: body}.Bytes()
 }
 
 // bench is the state the connections of a run share.
@@ -169,7 +169,7 @@ func (b *bench) take(ctx context.Context) bool {
 type worker struct {
 	b       *bench
 	session *session
-	client  *wire.Client
+	client  *client.Client
 	nextID  int64
 
 	latency  histogram

@@ -12,7 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"rawmcp/wire/loadgen"
+	"rawmcp/wire/client/loadgen"
 )
 
 // stubServer is a minimal MCP endpoint on net/http, standing for the

@@ -1,4 +1,4 @@
-package wire
+package client
 
 import (
 	"errors"
@@ -11,6 +11,12 @@ import (
 
 	"rawmcp/httpparse"
 )
+
+// Version is rawmcp's release as its clients announce it (User-Agent,
+// clientInfo). The server's serverInfo carries the same release
+// (wire.ServerVersion); a test in cmd/rawmcp keeps the two equal without
+// the client importing the server.
+const Version = "0.1.0"
 
 // Client is the raw HTTP/1.1 client of tests, the demo and the attacks: it
 // writes exactly the bytes it is given and parses what comes back with
@@ -26,8 +32,8 @@ type Client struct {
 	eof bool
 }
 
-// NewClient returns a client for a server at addr ("127.0.0.1:port").
-func NewClient(addr string) *Client {
+// New returns a client for a server at addr ("127.0.0.1:port").
+func New(addr string) *Client {
 	return &Client{Addr: addr, Timeout: defaultClientTimeout, Limits: httpparse.DefaultResponseLimits()}
 }
 

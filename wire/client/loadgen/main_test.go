@@ -12,7 +12,7 @@ import (
 
 	"rawmcp/state"
 	"rawmcp/wire"
-	"rawmcp/wire/loadgen"
+	"rawmcp/wire/client/loadgen"
 	"rawmcp/wire/scenario"
 )
 

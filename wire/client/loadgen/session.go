@@ -2,11 +2,11 @@ package loadgen
 
 import (
 	"errors"
+	"rawmcp/wire/client"
 	"strconv"
 	"sync"
 
 	"rawmcp/httpparse"
-	"rawmcp/wire"
 	"rawmcp/wire/jsonrpc"
 )
 
@@ -65,8 +65,8 @@ func (s *session) renew(generation uint64, open func() (id, version string, err 
 // handshake runs initialize and notifications/initialized on c and
 // returns the session id ("" if the server issued none) and the
 // negotiated protocol version.
-func (r *requester) handshake(c *wire.Client) (id, version string, err error) {
-	params := `{"protocolVersion":"` + clientVersion + `","capabilities":{},"clientInfo":{"name":"rawmcp-bench","version":"` + wire.ServerVersion + `"}}`
+func (r *requester) handshake(c *client.Client) (id, version string, err error) {
+	params := `{"protocolVersion":"` + clientVersion + `","capabilities":{},"clientInfo":{"name":"rawmcp-bench","version":"` + client.Version + `"}}`
 	reqID := jsonrpc.IntID(0)
 	resp, err := c.Do(r.post("", "", jsonrpc.AppendRequest(nil, reqID, "initialize", []byte(params))), false)
 	if err != nil {
@@ -103,11 +103,11 @@ func (r *requester) handshake(c *wire.Client) (id, version string, err error) {
 // end deletes the session (Transports §2.5 item 5), so a bench run does
 // not leave it taking one of the server's few places until its TTL ends.
 // A server may answer 405: it does not let clients end sessions.
-func (r *requester) end(c *wire.Client, id, version string) {
+func (r *requester) end(c *client.Client, id, version string) {
 	if id == "" {
 		return
 	}
-	c.Do(wire.Request{Method: "DELETE", Path: r.target.Path, Header: r.headers(id, version, false)}.Bytes(), false)
+	c.Do(client.Request{Method: "DELETE", Path: r.target.Path, Header: r.headers(id, version, false)}.Bytes(), false)
 }
 
 // faultOf classifies a round-trip error.

@@ -1,0 +1,159 @@
+// Package wiretest assembles rawmcp servers, the role net/http/httptest
+// plays for net/http: the one place a policy, a session table and a
+// wire.Server are put together, for the demo, the attacks, `rawmcp serve`,
+// the tests and the fuzz targets alike.
+package wiretest
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"io"
+	"net/netip"
+	"strconv"
+	"time"
+
+	"rawmcp/policy"
+	"rawmcp/state"
+	"rawmcp/wire"
+)
+
+// Config is what differs between the servers rawmcp runs.
+type Config struct {
+	// Issuer is the one issuer the policy accepts.
+	Issuer string
+	// Tenants is the tenant ACL; empty means every tenant a token names.
+	Tenants []string
+	// Origins are allowed beside the server's own origins,
+	// http://127.0.0.1:PORT and http://localhost:PORT, which are always
+	// allowed: a page can only have them if this server served it, and it
+	// serves none.
+	Origins []string
+	// Tokens returns the tokens to load, minted for the canonical URI of
+	// the bound port.
+	Tokens func(canonical string) ([]policy.TokenFileEntry, error)
+	// Table configures the session table; the zero value means
+	// state.DefaultConfig().
+	Table state.Config
+	// Random is the session id source; nil means crypto/rand.
+	Random io.Reader
+	// Configure, if set, adjusts the server's Config (limits, logger,
+	// clock, OnDecision) before it is built.
+	Configure func(*wire.Config)
+}
+
+// Server is an assembled rawmcp server.
+type Server struct {
+	Addr        string // 127.0.0.1:port, the Host the server accepts
+	URL         string // the canonical resource URI, http://127.0.0.1:port/mcp
+	MetadataURL string
+	Policy      *policy.Policy
+	Sessions    *state.Table
+	Server      *wire.Server
+
+	done     chan struct{} // closed when Serve has returned
+	serveErr error
+}
+
+// ErrConfig reports a Config that names no tokens or no issuer.
+var ErrConfig = errors.New("wiretest: Config needs an Issuer and Tokens")
+
+// Assemble builds the server for the authority addr (127.0.0.1:port)
+// without listening: connections are handed to Server.ServeConn.
+func Assemble(addr string, cfg Config) (*Server, error) {
+	if cfg.Issuer == "" || cfg.Tokens == nil {
+		return nil, ErrConfig
+	}
+	ap, err := netip.ParseAddrPort(addr)
+	if err != nil {
+		return nil, err
+	}
+	port := strconv.Itoa(int(ap.Port()))
+	s := &Server{Addr: addr, URL: "http://" + addr + "/mcp"}
+	entries, err := cfg.Tokens(s.URL)
+	if err != nil {
+		return nil, err
+	}
+	tenants := cfg.Tenants
+	if len(tenants) == 0 {
+		for _, e := range entries {
+			tenants = append(tenants, e.Record.Tenant)
+		}
+	}
+	s.Policy, err = policy.New(policy.Config{
+		CanonicalURI:   s.URL,
+		Issuer:         cfg.Issuer,
+		AllowedHosts:   []string{addr, "localhost:" + port},
+		AllowedOrigins: append([]string{"http://" + addr, "http://localhost:" + port}, cfg.Origins...),
+		AllowedTenants: tenants,
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		if err := s.Policy.Add(e.Token, e.Record); err != nil {
+			return nil, err
+		}
+	}
+	s.MetadataURL = s.Policy.MetadataURL()
+	table, random := cfg.Table, cfg.Random
+	if table == (state.Config{}) {
+		table = state.DefaultConfig()
+	}
+	if random == nil {
+		random = rand.Reader
+	}
+	s.Sessions = state.NewTable(table, random)
+	wcfg := wire.NewConfig(s.Policy, s.Sessions)
+	if cfg.Configure != nil {
+		cfg.Configure(&wcfg)
+	}
+	if s.Server, err = wire.NewServer(wcfg); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Start listens on listenAddr (127.0.0.1:0 picks a free port), assembles
+// the server for the bound port and serves in the background.
+func Start(listenAddr string, cfg Config) (*Server, error) {
+	ln, err := wire.Listen(listenAddr)
+	if err != nil {
+		return nil, err
+	}
+	s, err := Assemble(ln.Addr().String(), cfg)
+	if err != nil {
+		ln.Close()
+		return nil, err
+	}
+	s.done = make(chan struct{})
+	go func() {
+		s.serveErr = s.Server.Serve(ln)
+		close(s.done)
+	}()
+	return s, nil
+}
+
+// Done is closed when a started server has stopped serving, after
+// Shutdown or because its listener failed; Shutdown then reports why.
+func (s *Server) Done() <-chan struct{} { return s.done }
+
+// Shutdown stops a started server gracefully: requests in processing
+// finish, within ctx.
+func (s *Server) Shutdown(ctx context.Context) error {
+	err := s.Server.Shutdown(ctx)
+	if s.done != nil {
+		<-s.done
+		if err == nil {
+			err = s.serveErr
+		}
+	}
+	return err
+}
+
+// Close shuts down, waiting at most 5 s.
+func (s *Server) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return s.Shutdown(ctx)
+}
