@@ -224,7 +224,9 @@ type Feeding struct {
 // limits bodies answers before it has read them all, and one that bounds
 // the time a head may take closes a connection fed a byte at a time. It
 // returns once a response was read (to its end or deadline), the server
-// closed the connection, or deadline passed; writing stops then.
+// closed the connection, or deadline passed. Writing stops then; the
+// connection stays open for WaitClose only when the whole request was
+// written and the answer read.
 func (c *Client) Feed(raw []byte, piece int, pause time.Duration, deadline time.Time) Feeding {
 	c.Close()
 	if err := c.Send(nil); err != nil {
@@ -258,7 +260,13 @@ func (c *Client) Feed(raw []byte, piece int, pause time.Duration, deadline time.
 	s, err := c.ReadStream(false, deadline, nil)
 	elapsed := time.Since(start)
 	close(stop)
-	c.Close() // unblocks a write the server no longer reads
+	select {
+	case <-wrote:
+	case <-time.After(feedSettle):
+	}
+	if int(written.Load()) < len(raw) || s == nil || !s.Ended {
+		c.Close() // unblocks a write the server no longer reads
+	}
 	<-wrote
 	var pe *httpparse.Error
 	if err != nil && !errors.As(err, &pe) && !errors.Is(err, os.ErrDeadlineExceeded) {
@@ -266,3 +274,8 @@ func (c *Client) Feed(raw []byte, piece int, pause time.Duration, deadline time.
 	}
 	return Feeding{Stream: s, Err: err, Written: int(written.Load()), Elapsed: elapsed}
 }
+
+// feedSettle is how long Feed lets a write in progress finish after the
+// answer: the kernel takes the rest of a request at once if the server
+// drains it.
+const feedSettle = 100 * time.Millisecond
