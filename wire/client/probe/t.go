@@ -144,9 +144,6 @@ func (t *T) sendAll(step string, raws [][]byte) []*reply {
 // exchange is one request on a fresh connection; it touches no check
 // state, so exchanges may run concurrently.
 func (p *prober) exchange(ctx context.Context, raw []byte, until readUntil, window time.Duration) *reply {
-	if window <= 0 {
-		window = p.timeout()
-	}
 	r := &reply{}
 	if r.err = ctx.Err(); r.err != nil {
 		return r
@@ -158,14 +155,30 @@ func (p *prober) exchange(ctx context.Context, raw []byte, until readUntil, wind
 		c.Close()
 		return r
 	}
-	s, err := c.ReadStream(isHEAD(raw), start.Add(window), enough(until))
+	// The head has the whole timeout; a window bounds the body only, from
+	// the head's arrival, so a slow machine does not turn a stream's
+	// window into a missing answer.
+	s, err := c.ReadStream(isHEAD(raw), start.Add(p.timeout()), enough(toHead))
+	if err == nil && !s.Ended {
+		if window <= 0 {
+			window = p.timeout()
+		}
+		err = s.More(time.Now().Add(window), enough(until))
+	}
 	r.elapsed = time.Since(start)
 	if err != nil {
 		r.err = err
 		c.Close()
-		return r
+		if s == nil {
+			return r
+		}
 	}
-	r.resp, r.ended, r.stream, r.c, r.raw = &s.Response, s.Ended, s, c, s.Raw
+	if s != nil {
+		r.resp, r.ended, r.stream, r.raw = &s.Response, s.Ended, s, s.Raw
+		if err == nil {
+			r.c = c
+		}
+	}
 	return r
 }
 
