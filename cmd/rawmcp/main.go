@@ -82,7 +82,8 @@ Commands:
 
 Verdicts are one JSON line on stdout; details, traces and logs go to stderr.
 Exit status: 0 PASS, BLOCK or a clean serve; 1 FAIL, PENETRATED or a serve
-that could not run; 2 a usage error.
+that could not run; 2 a usage error. bench and probe print their own reports
+and keep their own exit statuses ("rawmcp help bench", "rawmcp help probe").
 `)
 }
 

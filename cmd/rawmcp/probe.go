@@ -59,8 +59,8 @@ func runProbe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return code
 	}
 	onlyIDs, err := probe.ParseIDs(*only)
+	var skipIDs []string
 	if err == nil {
-		var skipIDs []string
 		if skipIDs, err = probe.ParseIDs(*skip); err == nil {
 			_, err = probe.Select(onlyIDs, skipIDs)
 		}
@@ -82,8 +82,7 @@ func runProbe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "rawmcp", err)
 		return exitUsage
 	}
-	opts := probe.Options{Token: *token, Token2: *token2, Strict: *strict, Timeout: *timeout, Only: onlyIDs}
-	opts.Skip, _ = probe.ParseIDs(*skip)
+	opts := probe.Options{Token: *token, Token2: *token2, Strict: *strict, Timeout: *timeout, Only: onlyIDs, Skip: skipIDs}
 	if *tokens != "" {
 		data, err := os.ReadFile(*tokens)
 		if err == nil {
@@ -124,11 +123,11 @@ func probeStatus(rep *probe.Report, requireAll bool, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "rawmcp probe: PRE-01:", pre.Reason)
 		return exitUsage
 	}
-	if len(rep.Failed(probe.Fail)) > 0 {
+	if len(rep.MustIDs(probe.Fail)) > 0 {
 		return exitFail
 	}
-	if requireAll && len(rep.Failed(probe.Skip))+len(rep.Failed(probe.Error)) > 0 {
-		fmt.Fprintln(stderr, "rawmcp probe: -require-all: MUST checks not run:", strings.Join(append(rep.Failed(probe.Skip), rep.Failed(probe.Error)...), ", "))
+	if requireAll && len(rep.MustIDs(probe.Skip))+len(rep.MustIDs(probe.Error)) > 0 {
+		fmt.Fprintln(stderr, "rawmcp probe: -require-all: MUST checks not run:", strings.Join(append(rep.MustIDs(probe.Skip), rep.MustIDs(probe.Error)...), ", "))
 		return exitFail
 	}
 	return exitOK

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -23,37 +22,18 @@ import (
 	"rawmcp/wire/client/probe"
 )
 
-// The principals and named tokens `rawmcp serve -tokens` is started with
-// for the probe ("self" is the server's canonical URI).
+// The principals of testdata/probe-tokens.json, the token file `rawmcp
+// serve -tokens` is started with (two principals and the named tokens of
+// testdata/probe-named.json; README shows the same run).
 const (
-	probeAlice    = "tok-alice-3fQ9zWk2Lp0Xb7"
-	probeBob      = "tok-bob-8sT1nVq4Rm6Yc2"
-	probeIssuer   = "https://as.rawmcp.invalid"
-	probeNamed    = `{"wrong_audience": "tok-aud-5gH2jKl9Pq3Wn8", "wrong_issuer": "tok-iss-7dF4hJk1Lz6Xc9", "expired": "tok-exp-2aS5dFg8Hj1Kl4", "low_scope": "tok-low-9qW3eRt6Yu0Io7"}`
-	probeRecordFn = `{"token": "%s", "token_id": "%s", "issuer": "%s", "audience": "%s", "resource": "self", "authorization_resource": "self", "token_resource": "self", "subject": "%s", "tenant": "acme", "scopes": %s, "revision": 1, "active": true, "expiry": "%s"}`
+	probeAlice = "tok-alice-3fQ9zWk2Lp0Xb7"
+	probeBob   = "tok-bob-8sT1nVq4Rm6Yc2"
 )
-
-func probeTokenFile() string {
-	both := `["mcp:connect", "resources:read"]`
-	records := []string{
-		record(probeAlice, "alice", probeIssuer, "self", "alice", both, "2099-01-01T00:00:00Z"),
-		record(probeBob, "bob", probeIssuer, "self", "bob", both, "2099-01-01T00:00:00Z"),
-		record("tok-aud-5gH2jKl9Pq3Wn8", "aud", probeIssuer, "http://127.0.0.1:1/mcp", "alice", both, "2099-01-01T00:00:00Z"),
-		record("tok-iss-7dF4hJk1Lz6Xc9", "iss", "https://evil.invalid", "self", "alice", both, "2099-01-01T00:00:00Z"),
-		record("tok-exp-2aS5dFg8Hj1Kl4", "exp", probeIssuer, "self", "alice", both, "2001-01-01T00:00:00Z"),
-		record("tok-low-9qW3eRt6Yu0Io7", "low", probeIssuer, "self", "carol", `["mcp:connect"]`, "2099-01-01T00:00:00Z"),
-	}
-	return "[" + strings.Join(records, ",\n") + "]"
-}
-
-func record(token, id, issuer, audience, subject, scopes, expiry string) string {
-	return fmt.Sprintf(probeRecordFn, token, id, issuer, audience, subject, scopes, expiry)
-}
 
 // servedProbe is a running `rawmcp serve` for the probe tests.
 type servedProbe struct {
 	url    string
-	dir    string // holds named.json
+	dir    string // for the HTML report
 	stderr *syncBuffer
 	cmd    *exec.Cmd
 }
@@ -82,14 +62,7 @@ func (s *syncBuffer) String() string {
 func startServe(t *testing.T) *servedProbe {
 	t.Helper()
 	dir := t.TempDir()
-	tokens := filepath.Join(dir, "tokens.json")
-	if err := os.WriteFile(tokens, []byte(probeTokenFile()), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "named.json"), []byte(probeNamed), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(binary, "serve", "-tokens", tokens)
+	cmd := exec.Command(binary, "serve", "-tokens", filepath.Join("testdata", "probe-tokens.json"))
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -117,7 +90,7 @@ func startServe(t *testing.T) *servedProbe {
 
 func (s *servedProbe) fullArgs(extra ...string) []string {
 	return append([]string{"probe", "-url", s.url, "-token", probeAlice, "-token2", probeBob,
-		"-tokens", filepath.Join(s.dir, "named.json")}, extra...)
+		"-tokens", filepath.Join("testdata", "probe-named.json")}, extra...)
 }
 
 type probeDoc struct {
@@ -171,7 +144,7 @@ func TestProbeServePassesEveryCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, out := range map[string]string{"stdout": stdout, "html": string(page), "serve's log": s.stderr.String()} {
-		for _, secret := range []string{probeAlice, probeBob, "tok-aud-5gH2jKl9Pq3Wn8", "tok-low-9qW3eRt6Yu0Io7"} {
+		for _, secret := range []string{probeAlice, probeBob, "tok-aud-5gH2jKl9Pq3Wn8", "tok-iss-7dF4hJk1Lz6Xc9", "tok-exp-2aS5dFg8Hj1Kl4", "tok-low-9qW3eRt6Yu0Io7"} {
 			if strings.Contains(out, secret) {
 				t.Errorf("A-33/%s carries a token", name)
 			}
@@ -244,7 +217,7 @@ func TestProbeExitStatus(t *testing.T) {
 		{"no -url", []string{"probe"}, exitUsage, "rawmcp probe: give -url"},
 		{"an unknown check", []string{"probe", "-url", s.url, "-only", "HO-99"}, exitUsage, `rawmcp probe: "HO-99" is neither a check id`},
 		{"PRE-01 cannot be skipped", []string{"probe", "-url", s.url, "-skip", "PRE-01"}, exitUsage, "PRE-01 cannot be skipped"},
-		{"a tokens file that is no object", []string{"probe", "-url", s.url, "-tokens", filepath.Join(s.dir, "tokens.json")}, exitUsage,
+		{"a tokens file that is no object", []string{"probe", "-url", s.url, "-tokens", filepath.Join("testdata", "probe-tokens.json")}, exitUsage,
 			"rawmcp probe: -tokens: probe: the tokens file is not a JSON object"},
 	}
 	for _, tt := range tests {

@@ -45,7 +45,7 @@ func (r *Report) WriteText(w io.Writer) error {
 func (r *Report) Summary() string {
 	c := r.Counts()
 	failed := "none"
-	if ids := r.Failed(Fail); len(ids) > 0 {
+	if ids := r.MustIDs(Fail); len(ids) > 0 {
 		failed = strings.Join(ids, ", ")
 	}
 	return fmt.Sprintf("probe: %d pass, %d fail, %d warn, %d skip, %d error, %d info (MUST failed: %s)",

@@ -71,8 +71,8 @@ func (r *Report) Counts() map[Verdict]int {
 	return counts
 }
 
-// Failed returns the ids of the checks at level MUST with verdict v.
-func (r *Report) Failed(v Verdict) []string {
+// MustIDs returns the ids of the checks at level MUST with verdict v.
+func (r *Report) MustIDs(v Verdict) []string {
 	var ids []string
 	for _, res := range r.Results {
 		if res.Check.Level == Must && res.Verdict == v {
