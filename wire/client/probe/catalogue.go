@@ -272,7 +272,7 @@ var catalogue = []Check{
 	{ID: "EH-01", Group: "EH", Level: Hardening, Source: "MCP Security Best Practices §Observability", Rule: rule.NoSecretsInOutput,
 		Line:     "Nothing echoed",
 		Help:     "Runs after every other check. Sends random markers in Host, Origin, MCP-Protocol-Version, Mcp-Session-Id, the token, the query, a header name and the JSON body (an unknown method's name), then scans every response of the run for a marker or a real token. Passes when none comes back.",
-		Sessions: 2, phase: phaseLast, run: runEH01},
+		Sessions: 2, phase: phaseFinal, run: runEH01},
 	{ID: "EH-02", Group: "EH", Level: Hardening, Source: "browser content sniffing", Rule: "",
 		Line:     "Error bodies are not sniffable",
 		Help:     "Runs after every other check. Makes three error answers of its own (PUT, broken JSON, a path that does not exist) and judges every 4xx and 5xx with a body the run saw: passes when each is application/json (or +json) or carries X-Content-Type-Options: nosniff, and none is HTML.",

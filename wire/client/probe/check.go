@@ -107,7 +107,8 @@ var Groups = []Group{
 
 // phase orders the run: the preflight gates everything; most checks run
 // concurrently; a check that fills the target's session table runs alone
-// after them; the scans of every exchange run last.
+// after them; then the scans of every response, the echo scan (EH-01)
+// last of all, so it also reads the other scan's answers.
 type phase uint8
 
 const (
@@ -115,6 +116,7 @@ const (
 	phasePreflight
 	phaseAlone
 	phaseLast
+	phaseFinal
 )
 
 // Check is one entry of the catalogue: a value, so that a caller (rawmcp

@@ -306,7 +306,9 @@ func (t *T) record(step string, raw []byte, r *reply) {
 		if r.resp == nil {
 			err = r.err
 		}
-		t.p.tracer.Exchange(&t.trace, t.check.ID+": "+step, raw[:min(len(raw), keepRequest)], r.resp, err)
+		// Uncut: the tracer redacts each line before it cuts it, so a cut
+		// here could leave half a token behind.
+		t.p.tracer.Exchange(&t.trace, t.check.ID+": "+step, raw, r.resp, err)
 		if r.resp != nil && !r.ended {
 			t.trace.WriteString("! the stream was still open; the probe stopped reading\n")
 		}
