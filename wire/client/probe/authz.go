@@ -10,7 +10,7 @@ import (
 )
 
 // AU-01: a request without a token gets 401 and a Bearer challenge.
-func runAU01(t *T) outcome {
+func runAU01(t *checkRun) outcome {
 	if !t.p.auth {
 		if t.p.opts.Token != "" {
 			return t.unmet("served initialize without any token although -token was given: nothing is protected")
@@ -42,7 +42,7 @@ const wellKnownPRM = "/.well-known/oauth-protected-resource"
 // sends no token there (RFC 9728 §3: the metadata is public) and never
 // dials another host. It returns the answer that served a document (nil:
 // none) and what was tried, for the reason.
-func (t *T) metadata() (doc *reply, where string, tried []string) {
+func (t *checkRun) metadata() (doc *reply, where string, tried []string) {
 	req, _ := t.initialize(drop("Authorization"))
 	r := t.send("initialize without a token, for the challenge", req.Bytes(), toResponse, 0)
 	var paths []string
@@ -75,7 +75,7 @@ func (t *T) metadata() (doc *reply, where string, tried []string) {
 }
 
 // AU-02: the metadata is discoverable and names this endpoint.
-func runAU02(t *T) outcome {
+func runAU02(t *checkRun) outcome {
 	if o, skip := t.skipWithoutAuth(); skip {
 		return o
 	}
@@ -102,7 +102,7 @@ func runAU02(t *T) outcome {
 }
 
 // AU-03: a token the server never issued gets 401 invalid_token.
-func runAU03(t *T) outcome {
+func runAU03(t *checkRun) outcome {
 	if o, skip := t.skipWithoutAuth(); skip {
 		return o
 	}
@@ -119,7 +119,7 @@ func runAU03(t *T) outcome {
 
 // AU-04: a request without a bearer credential gets the bare challenge:
 // no error code, because there is no token to be wrong (RFC 6750 §3.1).
-func runAU04(t *T) outcome {
+func runAU04(t *checkRun) outcome {
 	if o, skip := t.skipWithoutAuth(); skip {
 		return o
 	}
@@ -149,7 +149,7 @@ func runAU04(t *T) outcome {
 // AU-05: a token in the query is never accepted. The query carries a
 // decoy shaped like a token, never a real one: a query lands in access
 // logs, the very leak RFC 6750 §2.3 forbids.
-func runAU05(t *T) outcome {
+func runAU05(t *checkRun) outcome {
 	if o, skip := t.skipWithoutAuth(); skip {
 		return o
 	}
@@ -172,7 +172,7 @@ func runAU05(t *T) outcome {
 
 // AU-06: the scheme is case-insensitive, and the credential is one
 // b64token: "bearer T" is accepted, "Bearer a b" refused.
-func runAU06(t *T) outcome {
+func runAU06(t *checkRun) outcome {
 	if o, skip := t.skipWithoutAuth(); skip {
 		return o
 	}
@@ -193,7 +193,7 @@ func runAU06(t *T) outcome {
 }
 
 // tokenRefused judges a named token the server must refuse with 401.
-func (t *T) tokenRefused(kind string) (outcome, bool) {
+func (t *checkRun) tokenRefused(kind string) (outcome, bool) {
 	token := t.p.opts.Named[kind]
 	if token == "" {
 		return t.skip("needs %s in -tokens", kind), false
@@ -212,7 +212,7 @@ func (t *T) tokenRefused(kind string) (outcome, bool) {
 }
 
 // AU-07: a token for another resource (audience) is refused.
-func runAU07(t *T) outcome {
+func runAU07(t *checkRun) outcome {
 	if o, skip := t.skipWithoutAuth(); skip {
 		return o
 	}
@@ -223,7 +223,7 @@ func runAU07(t *T) outcome {
 // AU-08: an expired token and one from a foreign issuer are refused. With
 // one of the two missing the check says so and never passes on half the
 // evidence.
-func runAU08(t *T) outcome {
+func runAU08(t *checkRun) outcome {
 	if o, skip := t.skipWithoutAuth(); skip {
 		return o
 	}
@@ -250,7 +250,7 @@ func runAU08(t *T) outcome {
 // insufficient_scope naming the scope and the metadata. The low_scope
 // token opens a session (or is refused at initialize), then tries each
 // list method the server declares until one is refused.
-func runAU09(t *T) outcome {
+func runAU09(t *checkRun) outcome {
 	if o, skip := t.skipWithoutAuth(); skip {
 		return o
 	}
@@ -286,7 +286,7 @@ func runAU09(t *T) outcome {
 }
 
 // stepUp judges a 403 as the scope challenge of Authorization §10.1.1.
-func (t *T) stepUp(r *reply, method string) outcome {
+func (t *checkRun) stepUp(r *reply, method string) outcome {
 	c, ok := r.bearer()
 	var missing []string
 	if !ok || c.Params["error"] != "insufficient_scope" {
@@ -305,7 +305,7 @@ func (t *T) stepUp(r *reply, method string) outcome {
 
 // AU-10: GET and DELETE are authenticated too, and a tokenless DELETE
 // ends nothing.
-func runAU10(t *T) outcome {
+func runAU10(t *checkRun) outcome {
 	if o, skip := t.skipWithoutAuth(); skip {
 		return o
 	}
@@ -343,7 +343,7 @@ func runAU10(t *T) outcome {
 }
 
 // AU-11: the metadata needs no token.
-func runAU11(t *T) outcome {
+func runAU11(t *checkRun) outcome {
 	if o, skip := t.skipWithoutAuth(); skip {
 		return o
 	}

@@ -138,7 +138,7 @@ type Check struct {
 	Sessions int
 
 	phase phase
-	run   func(*T) outcome
+	run   func(*checkRun) outcome
 }
 
 // outcome is what a run function decides.

@@ -17,8 +17,8 @@
 //   - The other checks run concurrently (4 at a time), each on fresh
 //     connections, within a budget of sessions held at once (6, under
 //     rawmcp serve's 8); SE-09, which fills the session table on purpose,
-//     runs alone after them; EH-01 and EH-02, which scan every response of
-//     the run, run last.
+//     runs alone after them; EH-02 and then EH-01, which scan every
+//     response of the run, run last.
 //   - Every session a check causes, even one the target should have
 //     refused to open, is deleted when the check ends.
 //   - Every exchange and the whole check are bounded in time; a read of an

@@ -20,7 +20,7 @@ func answersBehind(extra []byte) bool { return bytes.HasPrefix(extra, []byte("HT
 
 // behind is a request whose answer must never come: its path exists on
 // no server, so any answer at all proves it was parsed.
-func (t *T) behind() string {
+func (t *checkRun) behind() string {
 	return "GET /rawmcp-probe-behind HTTP/1.1\r\nHost: " + t.p.target.Host + "\r\n\r\n"
 }
 
@@ -30,7 +30,7 @@ const bigBody = 8 << 20
 
 // LF-01: an 8 MiB body is refused by its size (413) or the connection is
 // closed before the body is read.
-func runLF01(t *T) outcome {
+func runLF01(t *checkRun) outcome {
 	s, o := t.openAny()
 	if o != nil {
 		return *o
@@ -66,7 +66,7 @@ func runLF01(t *T) outcome {
 // request through behind the body: the classic CL.TE smuggle. A server
 // framing by TE reads an empty chunked body and then the request behind
 // it; one framing by CL reads it as body.
-func runLF02(t *T) outcome {
+func runLF02(t *checkRun) outcome {
 	chunked := "0\r\n\r\n" + t.behind()
 	req := t.request("POST", nil, nil)
 	req = edit(req, set("Content-Length", strconv.Itoa(len(chunked))), set("Transfer-Encoding", "chunked"))
@@ -93,7 +93,7 @@ func runLF02(t *T) outcome {
 
 // LF-03: two different Content-Length values are unrecoverable: 400, then
 // close.
-func runLF03(t *T) outcome {
+func runLF03(t *checkRun) outcome {
 	req := t.request("POST", nil, nil)
 	req.Header = append(req.Header, [2]string{"Content-Length", "2"}, [2]string{"Content-Length", "3"})
 	raw := append(req.Bytes(), "{} "...)
@@ -120,7 +120,7 @@ func runLF03(t *T) outcome {
 // refusedHead judges a request whose head is malformed or oversized: the
 // answer must refuse it (4xx; precise is the best status) and, with
 // mustClose, the connection must close.
-func (t *T) refusedHead(r *reply, precise int, mustClose bool, what string) outcome {
+func (t *checkRun) refusedHead(r *reply, precise int, mustClose bool, what string) outcome {
 	if r.resp == nil {
 		r.close()
 		if r.err == client.ErrClosed {
@@ -147,7 +147,7 @@ func (t *T) refusedHead(r *reply, precise int, mustClose bool, what string) outc
 }
 
 // LF-04: a folded header line (obs-fold) is refused, not unfolded.
-func runLF04(t *T) outcome {
+func runLF04(t *checkRun) outcome {
 	req, _ := t.initialize(set("X-Probe-Folded", "a\r\n b"))
 	r := t.sendKeep("initialize with a folded header line", req.Bytes(), toResponse, 0)
 	return t.refusedHead(r, 400, false, "the folded line was taken as part of the header and the request served")
@@ -155,7 +155,7 @@ func runLF04(t *T) outcome {
 
 // LF-05: line ends of LF alone are refused. RFC 9112 §2.2 lets a server
 // accept them, so a served request is a warn even with -strict.
-func runLF05(t *T) outcome {
+func runLF05(t *checkRun) outcome {
 	req, _ := t.initialize()
 	raw := bytes.ReplaceAll(req.Bytes(), []byte("\r\n"), []byte("\n"))
 	r := t.sendKeep("initialize with bare LF line ends", raw, toResponse, 0)
@@ -176,7 +176,7 @@ const (
 
 // LF-06: too many header fields, and too large a header section, get 431
 // (or 400) and a close.
-func runLF06(t *T) outcome {
+func runLF06(t *checkRun) outcome {
 	many, _ := t.initialize()
 	for i := range floodFields {
 		many.Header = append(many.Header, [2]string{fmt.Sprintf("X-Probe-%03d", i), "v"})
@@ -208,7 +208,7 @@ const (
 
 // LF-07: a head trickled in a byte at a time is cut off: one connection
 // per 300 ms byte would otherwise hold a server's slot forever.
-func runLF07(t *T) outcome {
+func runLF07(t *checkRun) outcome {
 	req, _ := t.initialize()
 	r, f := t.feed("initialize, one byte every 300 ms", req.Bytes(), 1, trickleEvery, trickleLimit)
 	r.close()
@@ -224,7 +224,7 @@ func runLF07(t *T) outcome {
 // LF-08: a POST refused before its body is read (here by Accept) must not
 // leave the body to be parsed as the next request: the server reads it or
 // closes the connection.
-func runLF08(t *T) outcome {
+func runLF08(t *checkRun) outcome {
 	body := []byte(t.behind())
 	req := edit(t.request("POST", nil, body), set("Accept", "text/html"))
 	r := t.sendKeep("POST refused by Accept, whose body is a request", req.Bytes(), toEnd, 0)

@@ -15,7 +15,7 @@ import (
 // and session headers, the token, the query, a header name, the JSON
 // body), then scans every response of the run, its own and every other
 // check's, for a marker or any of the run's real tokens.
-func runEH01(t *T) outcome {
+func runEH01(t *checkRun) outcome {
 	s, o := t.openAny()
 	if o != nil {
 		return *o
@@ -99,7 +99,7 @@ func describeLeaks(leaks map[string][]string) string {
 
 // responsesScanned counts the responses of the run so far, this check's
 // included.
-func (t *T) responsesScanned() int {
+func (t *checkRun) responsesScanned() int {
 	n := 0
 	for _, res := range t.p.earlier() {
 		for _, x := range res.Exchanges {
@@ -120,7 +120,7 @@ func (t *T) responsesScanned() int {
 // HTML: its body is JSON, or it says nosniff. EH-02 makes three error
 // answers of its own (a method not served, broken JSON, a path that does
 // not exist) and judges every 4xx and 5xx of the run.
-func runEH02(t *T) outcome {
+func runEH02(t *checkRun) outcome {
 	t.send("PUT", t.request("PUT", nil, []byte("{}")).Bytes(), toHead, 0)
 	t.send("broken JSON", t.request("POST", nil, []byte(`{"jsonrpc":`)).Bytes(), toResponse, 0)
 	missing := "GET /rawmcp-probe-missing HTTP/1.1\r\nHost: " + t.p.target.Host + "\r\n\r\n"

@@ -11,13 +11,13 @@ import (
 const unknownMethod = "rawmcp-probe/no-such-method"
 
 // postOn sends body on s and returns the reply.
-func (t *T) postOn(step string, s *session, body []byte, edits ...fieldEdit) *reply {
+func (t *checkRun) postOn(step string, s *session, body []byte, edits ...fieldEdit) *reply {
 	return t.send(step, edit(t.request("POST", s, body), edits...).Bytes(), toResponse, 0)
 }
 
 // JR-01: a batch is refused, whether or not the version header is there
 // (a server may check the version before the body, or after).
-func runJR01(t *T) outcome {
+func runJR01(t *checkRun) outcome {
 	s, o := t.openAny()
 	if o != nil {
 		return *o
@@ -39,7 +39,7 @@ func runJR01(t *T) outcome {
 }
 
 // JR-02: a request id is never null.
-func runJR02(t *T) outcome {
+func runJR02(t *checkRun) outcome {
 	s, o := t.openAny()
 	if o != nil {
 		return *o
@@ -63,7 +63,7 @@ const jr03Requests = 16
 // JR-03: requests reusing one id, sent at once, each get their own
 // answer: a server that routes answers by id alone hands one request's
 // answer to another.
-func runJR03(t *T) outcome {
+func runJR03(t *checkRun) outcome {
 	s, o := t.openAny()
 	if o != nil {
 		return *o
@@ -113,7 +113,7 @@ func runJR03(t *T) outcome {
 
 // JR-04: a member called "Method" is not "method" (GHSA-wvj2-96wp-fq3f:
 // a case-insensitive decoder ran requests a filter had not seen).
-func runJR04(t *T) outcome {
+func runJR04(t *checkRun) outcome {
 	s, o := t.openAny()
 	if o != nil {
 		return *o
@@ -130,7 +130,7 @@ func runJR04(t *T) outcome {
 }
 
 // JR-05: two method members are refused, not settled by "last wins".
-func runJR05(t *T) outcome {
+func runJR05(t *checkRun) outcome {
 	s, o := t.openAny()
 	if o != nil {
 		return *o
@@ -152,7 +152,7 @@ func runJR05(t *T) outcome {
 
 // JR-06: a JSON-RPC response the server never asked for is accepted as a
 // notification is (202, no body) or refused, and never answered.
-func runJR06(t *T) outcome {
+func runJR06(t *checkRun) outcome {
 	s, o := t.openAny()
 	if o != nil {
 		return *o
@@ -176,7 +176,7 @@ const deepNesting = 10000
 
 // JR-07: a document nested 10 000 deep is refused, and the server goes
 // on answering.
-func runJR07(t *T) outcome {
+func runJR07(t *checkRun) outcome {
 	s, o := t.openAny()
 	if o != nil {
 		return *o
@@ -202,7 +202,7 @@ func runJR07(t *T) outcome {
 }
 
 // JR-08: truncated JSON and invalid UTF-8 cannot be parsed: 400.
-func runJR08(t *T) outcome {
+func runJR08(t *checkRun) outcome {
 	s, o := t.openAny()
 	if o != nil {
 		return *o

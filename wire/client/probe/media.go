@@ -10,7 +10,7 @@ const getWindow = 2 * time.Second
 
 // refusedWith judges a request the target should refuse with a 4xx,
 // precise naming the status that says it best (noted, not required).
-func (t *T) refusedWith(r *reply, precise int, what string) outcome {
+func (t *checkRun) refusedWith(r *reply, precise int, what string) outcome {
 	if o := t.unjudgeable(r); o != nil {
 		return *o
 	}
@@ -27,14 +27,14 @@ func (t *T) refusedWith(r *reply, precise int, what string) outcome {
 
 // MM-01: a POST whose Accept lacks text/event-stream is refused: the
 // client could not read half the answers the endpoint may give.
-func runMM01(t *T) outcome {
+func runMM01(t *checkRun) outcome {
 	req, _ := t.initialize(set("Accept", "application/json"))
 	r := t.send("initialize with Accept: application/json", req.Bytes(), toResponse, 0)
 	return t.refusedWith(r, 406, "served a POST whose Accept does not admit text/event-stream")
 }
 
 // MM-02: a POST body not declared JSON is refused.
-func runMM02(t *T) outcome {
+func runMM02(t *checkRun) outcome {
 	req, _ := t.initialize(set("Content-Type", "text/plain"))
 	r := t.send("initialize with Content-Type: text/plain", req.Bytes(), toResponse, 0)
 	return t.refusedWith(r, 415, "served a body declared text/plain as JSON-RPC")
@@ -42,7 +42,7 @@ func runMM02(t *T) outcome {
 
 // MM-03: a GET that does not accept text/event-stream is refused (or GET
 // is not served at all).
-func runMM03(t *T) outcome {
+func runMM03(t *checkRun) outcome {
 	s, o := t.openAny()
 	if o != nil {
 		return *o
@@ -55,7 +55,7 @@ func runMM03(t *T) outcome {
 }
 
 // MM-04: GET on a live session answers an event stream or 405.
-func runMM04(t *T) outcome {
+func runMM04(t *checkRun) outcome {
 	s, o := t.openAny()
 	if o != nil {
 		return *o
@@ -78,7 +78,7 @@ func runMM04(t *T) outcome {
 }
 
 // MM-05: a method the endpoint does not serve gets 405 with Allow.
-func runMM05(t *T) outcome {
+func runMM05(t *checkRun) outcome {
 	r := t.send("PUT", t.request("PUT", nil, []byte("{}")).Bytes(), toHead, 0)
 	if o := t.unjudgeable(r); o != nil {
 		return *o
@@ -95,7 +95,7 @@ func runMM05(t *T) outcome {
 }
 
 // MM-06: notifications/initialized, a notification, gets 202 and no body.
-func runMM06(t *T) outcome {
+func runMM06(t *checkRun) outcome {
 	s, o := t.open(t.p.authorization(), true)
 	if o != nil {
 		return *o

@@ -16,7 +16,7 @@ const (
 // all, a 401 to the run's valid token, or load shedding. Checks that test
 // a refusal call it first, so a target that refused for another reason is
 // never counted as having refused for the right one.
-func (t *T) unjudgeable(r *reply) *outcome {
+func (t *checkRun) unjudgeable(r *reply) *outcome {
 	var o outcome
 	switch {
 	case r.resp == nil:
@@ -32,7 +32,7 @@ func (t *T) unjudgeable(r *reply) *outcome {
 }
 
 // HO-01: a foreign Host is refused before anything is created.
-func runHO01(t *T) outcome {
+func runHO01(t *checkRun) outcome {
 	req, _ := t.initialize(set("Host", foreignHost))
 	r := t.send("initialize with Host: "+foreignHost, req.Bytes(), toResponse, 0)
 	if o := t.unjudgeable(r); o != nil {
@@ -50,17 +50,17 @@ func runHO01(t *T) outcome {
 }
 
 // HO-02: a foreign Origin on POST gets 403.
-func runHO02(t *T) outcome {
+func runHO02(t *checkRun) outcome {
 	return t.originRefused(foreignOrigin)
 }
 
 // HO-04: Origin: null (a sandboxed frame, a file: page, a redirect chain)
 // is an origin no server can allow.
-func runHO04(t *T) outcome {
+func runHO04(t *checkRun) outcome {
 	return t.originRefused("null")
 }
 
-func (t *T) originRefused(origin string) outcome {
+func (t *checkRun) originRefused(origin string) outcome {
 	req, _ := t.initialize(set("Origin", origin))
 	r := t.send("initialize with Origin: "+origin, req.Bytes(), toResponse, 0)
 	if o := t.unjudgeable(r); o != nil {
@@ -77,7 +77,7 @@ func (t *T) originRefused(origin string) outcome {
 
 // HO-03: the Origin check covers GET and DELETE too, and a refused DELETE
 // leaves the session alive.
-func runHO03(t *T) outcome {
+func runHO03(t *checkRun) outcome {
 	s, o := t.openAny()
 	if o != nil {
 		return *o
@@ -115,7 +115,7 @@ func runHO03(t *T) outcome {
 
 // HO-05: the target's own origin, as a page it served would send it, is
 // accepted, so the Origin check is not a refusal of everything.
-func runHO05(t *T) outcome {
+func runHO05(t *checkRun) outcome {
 	req, id := t.initialize(set("Origin", t.p.target.origin()))
 	r := t.send("initialize with Origin: "+t.p.target.origin(), req.Bytes(), toResponse, 0)
 	if o := t.unjudgeable(r); o != nil {
@@ -129,7 +129,7 @@ func runHO05(t *T) outcome {
 
 // HO-06: the CORS "simple request" a page may send without a preflight,
 // text/plain from a foreign origin (CVE-2026-33252), is not served.
-func runHO06(t *T) outcome {
+func runHO06(t *checkRun) outcome {
 	req, _ := t.initialize(set("Origin", foreignOrigin), set("Content-Type", "text/plain"))
 	r := t.send("initialize as text/plain with Origin: "+foreignOrigin, req.Bytes(), toResponse, 0)
 	if o := t.unjudgeable(r); o != nil {

@@ -10,7 +10,7 @@ import (
 // build on: the negotiated version, whether sessions are issued, whether
 // a request without a token is refused, and which list methods the
 // server declares.
-func runPRE01(t *T) outcome {
+func runPRE01(t *checkRun) outcome {
 	p := t.p
 	req, id := t.initialize()
 	r := t.send("initialize", req.Bytes(), toResponse, 0)
@@ -77,7 +77,7 @@ func quoteInfo(s string) string {
 }
 
 // PRE-02: session ids are well formed (MUST) and unguessable (hardening).
-func runPRE02(t *T) outcome {
+func runPRE02(t *checkRun) outcome {
 	if t.p.sampleID == "" {
 		return t.skip("the target issues no session ids")
 	}
@@ -121,13 +121,13 @@ const idSamples = 6
 const minEntropyBits = 64
 
 // end deletes s now.
-func (t *T) end(s *session) *reply {
+func (t *checkRun) end(s *session) *reply {
 	return t.send("end the session: DELETE", t.request("DELETE", s, nil).Bytes(), toHead, 0)
 }
 
 // skipWithoutAuth is the outcome of an authorization check on a target
 // that serves requests without a token.
-func (t *T) skipWithoutAuth() (outcome, bool) {
+func (t *checkRun) skipWithoutAuth() (outcome, bool) {
 	if t.p.auth {
 		return outcome{}, false
 	}

@@ -62,7 +62,7 @@ func edit(r client.Request, edits ...fieldEdit) client.Request {
 // (the run's, or the one that opened s), and for a session its id and
 // version; a POST body gets Accept and Content-Type as a client MUST send
 // them (Transports §2.1 item 2), a GET Accept: text/event-stream.
-func (t *T) request(method string, s *session, body []byte) client.Request {
+func (t *checkRun) request(method string, s *session, body []byte) client.Request {
 	h := [][2]string{{"Host", t.p.target.Host}}
 	auth := t.p.authorization()
 	if s != nil {
@@ -103,7 +103,7 @@ func initializeBody(version string) ([]byte, int64) {
 
 // initialize is an initialize request with the run's token (or auth, if
 // given: "" for none).
-func (t *T) initialize(edits ...fieldEdit) (client.Request, int64) {
+func (t *checkRun) initialize(edits ...fieldEdit) (client.Request, int64) {
 	body, id := initializeBody(protocolVersion)
 	return edit(t.request("POST", nil, body), edits...), id
 }
@@ -112,7 +112,7 @@ func (t *T) initialize(edits ...fieldEdit) (client.Request, int64) {
 // "" for none) and sends notifications/initialized; bare leaves the
 // notification out. It fails with an error outcome when the target will
 // not open one, naming what it answered.
-func (t *T) open(authorization string, bare bool) (*session, *outcome) {
+func (t *checkRun) open(authorization string, bare bool) (*session, *outcome) {
 	req, id := t.initialize(withAuthorization(authorization))
 	r := t.send("open a session: initialize", req.Bytes(), toResponse, 0)
 	if !r.isResult(id) {
@@ -133,7 +133,7 @@ func (t *T) open(authorization string, bare bool) (*session, *outcome) {
 // issued is the session an initialize answer opened: the one learn
 // registered for its Mcp-Session-Id (so a DELETE that ends it is seen), or
 // a sessionless one for a target that issues no ids.
-func (t *T) issued(r *reply, authorization string) *session {
+func (t *checkRun) issued(r *reply, authorization string) *session {
 	if id := r.header("Mcp-Session-Id"); id != "" {
 		for _, s := range t.created {
 			if s.id == id {
@@ -157,20 +157,20 @@ func withAuthorization(authorization string) fieldEdit {
 }
 
 // initialized sends notifications/initialized on s.
-func (t *T) initialized(s *session) *reply {
+func (t *checkRun) initialized(s *session) *reply {
 	body := []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	return t.send("notifications/initialized", t.request("POST", s, body).Bytes(), toResponse, 0)
 }
 
 // openAny opens a session with the run's token; on a target that issues
 // no session ids it is a sessionless one, and the check goes on without.
-func (t *T) openAny() (*session, *outcome) {
+func (t *checkRun) openAny() (*session, *outcome) {
 	return t.open(t.p.authorization(), false)
 }
 
 // openSession opens a session with the run's token; a check about
 // sessions skips on a target that issues none.
-func (t *T) openSession() (*session, *outcome) {
+func (t *checkRun) openSession() (*session, *outcome) {
 	s, o := t.open(t.p.authorization(), false)
 	if o == nil && s.id == "" {
 		o := t.skip("the target issues no session ids (stateless): nothing to check")
@@ -180,7 +180,7 @@ func (t *T) openSession() (*session, *outcome) {
 }
 
 // ping sends ping on s and reports the reply and its id.
-func (t *T) ping(step string, s *session, edits ...fieldEdit) (*reply, int64) {
+func (t *checkRun) ping(step string, s *session, edits ...fieldEdit) (*reply, int64) {
 	body, id := rpc("ping", "")
 	return t.send(step, edit(t.request("POST", s, body), edits...).Bytes(), toResponse, 0), id
 }

@@ -226,7 +226,7 @@ func (p *prober) runCheck(ctx context.Context, c *Check) *Result {
 	p.slots.acquire(c.Sessions)
 	defer p.slots.release(c.Sessions)
 	cctx, cancel := context.WithTimeout(ctx, checkTimeout)
-	t := &T{ctx: cctx, p: p, check: c}
+	t := &checkRun{ctx: cctx, p: p, check: c}
 	o := c.run(t)
 	cancel()
 	// The sessions are deleted even when the run was interrupted.
@@ -260,7 +260,7 @@ func (p *prober) missing(n Need) string {
 }
 
 // finish keeps a result for the scans and writes its trace block.
-func (p *prober) finish(res *Result, t *T) {
+func (p *prober) finish(res *Result, t *checkRun) {
 	p.mu.Lock()
 	p.finished = append(p.finished, res)
 	p.mu.Unlock()

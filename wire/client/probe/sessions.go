@@ -10,7 +10,7 @@ import (
 // first list method the server declares. Ping is the fallback only: it is
 // allowed before initialization (Lifecycle §1.1), so a server may answer
 // it without any session.
-func (t *T) sessionRequest(step string, s *session, edits ...fieldEdit) (*reply, int64) {
+func (t *checkRun) sessionRequest(step string, s *session, edits ...fieldEdit) (*reply, int64) {
 	method := "ping"
 	if len(t.p.listMethods) > 0 {
 		method = t.p.listMethods[0]
@@ -21,7 +21,7 @@ func (t *T) sessionRequest(step string, s *session, edits ...fieldEdit) (*reply,
 
 // SE-01: a request after initialize without Mcp-Session-Id gets 400, not
 // 404 (which a client takes for "session ended") and not an answer.
-func runSE01(t *T) outcome {
+func runSE01(t *checkRun) outcome {
 	s, o := t.openSession()
 	if o != nil {
 		return *o
@@ -63,7 +63,7 @@ func shapedLike(id string) string {
 }
 
 // SE-02: an id shaped like the server's but never issued gets 404.
-func runSE02(t *T) outcome {
+func runSE02(t *checkRun) outcome {
 	s, o := t.openSession()
 	if o != nil {
 		return *o
@@ -85,7 +85,7 @@ func runSE02(t *T) outcome {
 
 // SE-03: DELETE ends the session, or the server says it lets no client
 // end one (405).
-func runSE03(t *T) outcome {
+func runSE03(t *checkRun) outcome {
 	s, o := t.openSession()
 	if o != nil {
 		return *o
@@ -104,7 +104,7 @@ func runSE03(t *T) outcome {
 }
 
 // SE-04: an ended session stays ended, on POST and on GET.
-func runSE04(t *T) outcome {
+func runSE04(t *checkRun) outcome {
 	s, o := t.openSession()
 	if o != nil {
 		return *o
@@ -142,7 +142,7 @@ func runSE04(t *T) outcome {
 // SE-05: before notifications/initialized the server serves no request
 // but ping. A refusal counts only if the same request is served once the
 // lifecycle is complete: otherwise it was refused for another reason.
-func runSE05(t *T) outcome {
+func runSE05(t *checkRun) outcome {
 	if len(t.p.listMethods) == 0 {
 		return t.skip("the server declares no resources, tools or prompts: no request but ping to send before initialized")
 	}
@@ -169,7 +169,7 @@ func runSE05(t *T) outcome {
 }
 
 // SE-06: a second initialize on a live session is refused.
-func runSE06(t *T) outcome {
+func runSE06(t *checkRun) outcome {
 	s, o := t.openSession()
 	if o != nil {
 		return *o
@@ -190,7 +190,7 @@ func runSE06(t *T) outcome {
 
 // SE-07: a session is bound to the principal that opened it: another
 // principal's valid token on it gets what an unknown id gets.
-func runSE07(t *T) outcome {
+func runSE07(t *checkRun) outcome {
 	s, o := t.openSession()
 	if o != nil {
 		return *o
@@ -237,7 +237,7 @@ func runSE07(t *T) outcome {
 
 // SE-08: a session id without a token gets 401: the id is not a
 // credential.
-func runSE08(t *T) outcome {
+func runSE08(t *checkRun) outcome {
 	if o, skip := t.skipWithoutAuth(); skip {
 		return o
 	}
@@ -259,7 +259,7 @@ func runSE08(t *T) outcome {
 
 // SE-09: sessions are capped or expire, so a client cannot exhaust the
 // server's memory by initializing in a loop.
-func runSE09(t *T) outcome {
+func runSE09(t *checkRun) outcome {
 	for i := 1; i <= sessionFlood; i++ {
 		req, id := t.initialize()
 		r := t.send("initialize "+strconv.Itoa(i)+" of up to "+strconv.Itoa(sessionFlood), req.Bytes(), toResponse, 0)

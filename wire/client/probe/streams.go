@@ -13,12 +13,12 @@ const streamEnd = 2 * time.Second
 
 // sseCandidates are the requests RS checks try, in order, hoping for one
 // the server answers as an event stream: its list methods, then ping.
-func (t *T) sseCandidates() []string {
+func (t *checkRun) sseCandidates() []string {
 	return append(append([]string(nil), t.p.listMethods...), "ping")
 }
 
 // RS-01: a POST's SSE stream ends once it has carried the response.
-func runRS01(t *T) outcome {
+func runRS01(t *checkRun) outcome {
 	s, o := t.openAny()
 	if o != nil {
 		return *o
@@ -51,7 +51,7 @@ func runRS01(t *T) outcome {
 // RS-02: an event id of one session's stream, sent as Last-Event-ID on
 // another session's GET, replays nothing of the first: neither an event
 // with that session's id and data, nor a response to its requests.
-func runRS02(t *T) outcome {
+func runRS02(t *checkRun) outcome {
 	a, o := t.openSession()
 	if o != nil {
 		return *o
@@ -113,7 +113,7 @@ func runRS02(t *T) outcome {
 // RS-03: a Last-Event-ID that names no event is refused or ignored; a
 // stream that answers it carries no JSON-RPC response (a GET stream
 // carries responses only when it resumes a request's stream).
-func runRS03(t *T) outcome {
+func runRS03(t *checkRun) outcome {
 	s, o := t.openAny()
 	if o != nil {
 		return *o

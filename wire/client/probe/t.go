@@ -14,10 +14,10 @@ import (
 	"rawmcp/wire/client"
 )
 
-// T is one check's run: it sends the check's requests to the target,
+// checkRun is one check's run: it sends the check's requests to the target,
 // records every exchange (redacted) for the report and the trace, and
 // deletes every session the check caused when it ends.
-type T struct {
+type checkRun struct {
 	ctx   context.Context
 	p     *prober
 	check *Check
@@ -47,30 +47,30 @@ const (
 	scanResponse = 256 << 10
 )
 
-func (t *T) pass(format string, args ...any) outcome {
+func (t *checkRun) pass(format string, args ...any) outcome {
 	return outcome{Pass, fmt.Sprintf(format, args...)}
 }
 
 // unmet is "not met" at the check's level.
-func (t *T) unmet(format string, args ...any) outcome {
+func (t *checkRun) unmet(format string, args ...any) outcome {
 	return t.unmetAt(t.check.Level, format, args...)
 }
 
 // unmetAt is "not met" at level l, for the part of a check that is at
 // another level than its main one.
-func (t *T) unmetAt(l Level, format string, args ...any) outcome {
+func (t *checkRun) unmetAt(l Level, format string, args ...any) outcome {
 	return outcome{verdictFor(l, t.p.opts.Strict), fmt.Sprintf(format, args...)}
 }
 
-func (t *T) skip(format string, args ...any) outcome {
+func (t *checkRun) skip(format string, args ...any) outcome {
 	return outcome{Skip, fmt.Sprintf(format, args...)}
 }
 
-func (t *T) broken(format string, args ...any) outcome {
+func (t *checkRun) broken(format string, args ...any) outcome {
 	return outcome{Error, fmt.Sprintf(format, args...)}
 }
 
-func (t *T) info(format string, args ...any) outcome {
+func (t *checkRun) info(format string, args ...any) outcome {
 	return outcome{Info, fmt.Sprintf(format, args...)}
 }
 
@@ -98,7 +98,7 @@ type reply struct {
 
 	stream *client.Stream // for reading on (RS-01)
 	c      *client.Client // the connection, still open after a sendKeep
-	index  int            // the exchange in T.exchanges
+	index  int            // the exchange in checkRun.exchanges
 	raw    []byte         // the response bytes as received
 }
 
@@ -111,7 +111,7 @@ func newID() int64 { return 1000 + nextID.Add(1) }
 // send writes raw on a fresh connection and reads the answer until until
 // is satisfied or window (0: the run's timeout) passes; it records the
 // exchange and closes the connection.
-func (t *T) send(step string, raw []byte, until readUntil, window time.Duration) *reply {
+func (t *checkRun) send(step string, raw []byte, until readUntil, window time.Duration) *reply {
 	r := t.sendKeep(step, raw, until, window)
 	r.close()
 	return r
@@ -119,7 +119,7 @@ func (t *T) send(step string, raw []byte, until readUntil, window time.Duration)
 
 // sendKeep is send that leaves the connection open, for waitClose and
 // for reading a stream on.
-func (t *T) sendKeep(step string, raw []byte, until readUntil, window time.Duration) *reply {
+func (t *checkRun) sendKeep(step string, raw []byte, until readUntil, window time.Duration) *reply {
 	r := t.p.exchange(t.ctx, raw, until, window)
 	t.record(step, raw, r)
 	return r
@@ -127,7 +127,7 @@ func (t *T) sendKeep(step string, raw []byte, until readUntil, window time.Durat
 
 // sendAll sends the requests at once, each on its own connection, and
 // records them in order: for what only concurrency shows (JR-03).
-func (t *T) sendAll(step string, raws [][]byte) []*reply {
+func (t *checkRun) sendAll(step string, raws [][]byte) []*reply {
 	replies := make([]*reply, len(raws))
 	var wg sync.WaitGroup
 	for i, raw := range raws {
@@ -213,7 +213,7 @@ func enough(until readUntil) func([]byte) bool {
 // waitClose watches the connection of a sendKeep after its answer: what
 // the server sends next (it should send nothing) and whether it closes
 // within window. Both are added to the exchange's record.
-func (t *T) waitClose(r *reply, window time.Duration) (closed bool, extra []byte) {
+func (t *checkRun) waitClose(r *reply, window time.Duration) (closed bool, extra []byte) {
 	if r.c == nil {
 		return true, nil
 	}
@@ -237,7 +237,7 @@ func (t *T) waitClose(r *reply, window time.Duration) (closed bool, extra []byte
 
 // readOn reads more of a stream a sendKeep left open, until it ends or
 // window passes, and updates the exchange's record.
-func (t *T) readOn(r *reply, window time.Duration) {
+func (t *checkRun) readOn(r *reply, window time.Duration) {
 	if r.stream == nil || r.ended {
 		return
 	}
@@ -259,7 +259,7 @@ func (t *T) readOn(r *reply, window time.Duration) {
 // feed writes raw in pieces with a pause between them while waiting for
 // the answer (client.Feed), and records the exchange. The reply keeps the
 // connection when Feed did.
-func (t *T) feed(step string, raw []byte, piece int, pause, window time.Duration) (*reply, client.Feeding) {
+func (t *checkRun) feed(step string, raw []byte, piece int, pause, window time.Duration) (*reply, client.Feeding) {
 	c := client.New(t.p.target.Dial)
 	f := c.Feed(raw, piece, pause, time.Now().Add(window))
 	r := &reply{err: f.Err, elapsed: f.Elapsed}
@@ -287,7 +287,7 @@ func describeFeedEnd(f client.Feeding) string {
 }
 
 // record keeps the exchange, traces it and learns from it.
-func (t *T) record(step string, raw []byte, r *reply) {
+func (t *checkRun) record(step string, raw []byte, r *reply) {
 	x := Exchange{Request: t.p.secrets.Wire(raw, keepRequest), resp: r.resp}
 	if r.resp != nil {
 		t.learn(raw, r)
@@ -316,7 +316,7 @@ func (t *T) record(step string, raw []byte, r *reply) {
 	}
 }
 
-func (t *T) traceNote(s string) {
+func (t *checkRun) traceNote(s string) {
 	if t.p.opts.Trace != nil {
 		t.trace.WriteString(s + "\n\n")
 	}
@@ -332,7 +332,7 @@ func errText(err error) string {
 // learn notes what an answer teaches: a session id the target issued
 // (to redact it and delete the session at the end), a session a DELETE
 // ended.
-func (t *T) learn(raw []byte, r *reply) {
+func (t *checkRun) learn(raw []byte, r *reply) {
 	method, _, _ := bytes.Cut(raw, []byte(" "))
 	sent := requestField(raw, "Mcp-Session-Id")
 	if string(method) == "DELETE" && r.resp.Status >= 200 && r.resp.Status < 300 {
@@ -374,7 +374,7 @@ func requestField(raw []byte, name string) string {
 
 // cleanup deletes every session the check caused and did not end
 // (Transports §2.5 item 5), so a run leaves the target as it found it.
-func (t *T) cleanup() {
+func (t *checkRun) cleanup() {
 	for _, s := range t.created {
 		if s.ended {
 			continue

@@ -8,7 +8,7 @@ import (
 
 // versionRefused judges a request carrying a version the target cannot
 // speak: it must answer 400 (Transports §2.7).
-func (t *T) versionRefused(r *reply, version string) outcome {
+func (t *checkRun) versionRefused(r *reply, version string) outcome {
 	if o := t.unjudgeable(r); o != nil {
 		return *o
 	}
@@ -22,16 +22,16 @@ func (t *T) versionRefused(r *reply, version string) outcome {
 }
 
 // PV-01: a version older than any MCP revision.
-func runPV01(t *T) outcome {
+func runPV01(t *checkRun) outcome {
 	return t.badVersion("1999-01-01")
 }
 
 // PV-03: a value that is no date at all.
-func runPV03(t *T) outcome {
+func runPV03(t *checkRun) outcome {
 	return t.badVersion("garbage")
 }
 
-func (t *T) badVersion(version string) outcome {
+func (t *checkRun) badVersion(version string) outcome {
 	s, o := t.openAny()
 	if o != nil {
 		return *o
@@ -42,7 +42,7 @@ func (t *T) badVersion(version string) outcome {
 
 // PV-02: a version later than any, on every method: a server comparing
 // version strings with >= would let it through.
-func runPV02(t *T) outcome {
+func runPV02(t *checkRun) outcome {
 	const future = "9999-01-01"
 	s, o := t.openAny()
 	if o != nil {
@@ -80,7 +80,7 @@ func runPV02(t *T) outcome {
 // PV-04: no version header after initialize. The spec says to assume
 // 2025-03-26 (Transports §2.7); a server that supports only later
 // revisions refuses instead, so this is reported, not judged.
-func runPV04(t *T) outcome {
+func runPV04(t *checkRun) outcome {
 	s, o := t.openAny()
 	if o != nil {
 		return *o
@@ -101,7 +101,7 @@ var knownVersions = append(slices.Clone(releasedVersions), "2026-07-28")
 
 // PV-05: an initialize proposing a version the server cannot know gets a
 // counter-offer, a result naming a version it supports, not an error.
-func runPV05(t *T) outcome {
+func runPV05(t *checkRun) outcome {
 	const proposed = "2099-01-01"
 	body, id := initializeBody(proposed)
 	r := t.send("initialize proposing "+proposed, t.request("POST", nil, body).Bytes(), toResponse, 0)
