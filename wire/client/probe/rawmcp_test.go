@@ -57,8 +57,11 @@ func startRawmcp(t *testing.T) *wiretest.Server {
 	return srv
 }
 
+// fullOptions is a strict run with every token. The exchange timeout is
+// far above the default: the flaw test runs thirteen probes at once under
+// the race detector, and a slow answer must not read as a missing one.
 func fullOptions() probe.Options {
-	return probe.Options{Token: alice, Token2: bob, Named: named, Strict: true}
+	return probe.Options{Token: alice, Token2: bob, Named: named, Strict: true, Timeout: 20 * time.Second}
 }
 
 func run(t *testing.T, addr string, opts probe.Options) *probe.Report {

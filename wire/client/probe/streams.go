@@ -26,6 +26,10 @@ func runRS01(t *checkRun) outcome {
 	for _, method := range t.sseCandidates() {
 		body, id := rpc(method, "")
 		r := t.sendKeep(method+", hoping for an event stream", t.request("POST", s, body).Bytes(), toResponse, 0)
+		if o := t.unjudgeable(r); o != nil {
+			r.close()
+			return *o
+		}
 		if !r.isSSE() {
 			r.close()
 			continue
