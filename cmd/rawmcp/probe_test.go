@@ -89,8 +89,10 @@ func startServe(t *testing.T) *servedProbe {
 }
 
 func (s *servedProbe) fullArgs(extra ...string) []string {
+	// A generous -timeout: a slow answer on a loaded machine must not read
+	// as a missing one.
 	return append([]string{"probe", "-url", s.url, "-token", probeAlice, "-token2", probeBob,
-		"-tokens", filepath.Join("testdata", "probe-named.json")}, extra...)
+		"-tokens", filepath.Join("testdata", "probe-named.json"), "-timeout", "20s"}, extra...)
 }
 
 type probeDoc struct {

@@ -67,7 +67,11 @@ func runRS02(t *checkRun) outcome {
 	seen := map[string]string{} // event id → data, on A's streams
 	var order []string
 	ownRequests := map[string]bool{}
+	var broke *outcome
 	note := func(r *reply) {
+		if o := t.unjudgeable(r); o != nil && broke == nil {
+			broke = o
+		}
 		for _, ev := range r.events() {
 			if ev.ID != "" {
 				if _, dup := seen[ev.ID]; !dup {
@@ -83,6 +87,9 @@ func runRS02(t *checkRun) outcome {
 		note(t.send("on session A: "+method, t.request("POST", a, body).Bytes(), toEnd, getWindow))
 	}
 	note(t.send("on session A: GET", t.request("GET", a, nil).Bytes(), toEnd, getWindow))
+	if broke != nil {
+		return *broke
+	}
 	if len(order) == 0 {
 		return t.skip("session A's streams carried no event id: no cursor to replay")
 	}
