@@ -41,10 +41,15 @@ const wellKnownPRM = "/.well-known/oauth-protected-resource"
 // this target, then the path-inserted and the root well-known paths. It
 // sends no token there (RFC 9728 §3: the metadata is public) and never
 // dials another host. It returns the answer that served a document (nil:
-// none) and what was tried, for the reason.
-func (t *checkRun) metadata() (doc *reply, where string, tried []string) {
+// none) and what was tried, for the reason; broke is set when an answer
+// did not come at all.
+func (t *checkRun) metadata() (doc *reply, where string, tried []string, broke *outcome) {
 	req, _ := t.initialize(drop("Authorization"))
 	r := t.send("initialize without a token, for the challenge", req.Bytes(), toResponse, 0)
+	if r.resp == nil {
+		o := t.broken("initialize without a token %s", r.describe())
+		return nil, "", nil, &o
+	}
 	var paths []string
 	if c, ok := r.bearer(); ok && c.Params["resource_metadata"] != "" {
 		u, err := url.Parse(c.Params["resource_metadata"])
@@ -63,15 +68,19 @@ func (t *checkRun) metadata() (doc *reply, where string, tried []string) {
 	for i, path := range paths {
 		get := client.Request{Method: "GET", Path: path, Header: [][2]string{{"Host", t.p.target.Host}, {"Accept", "application/json"}}}
 		m := t.send("GET the metadata, no token", get.Bytes(), toEnd, 0)
-		if m.status() == 200 {
+		switch {
+		case m.resp == nil:
+			o := t.broken("GET %s %s", path, m.describe())
+			return nil, "", nil, &o
+		case m.status() == 200:
 			if where == "" || i > 0 {
 				where = "at " + path
 			}
-			return m, where, tried
+			return m, where, tried, nil
 		}
 		tried = append(tried, path+" "+m.describe())
 	}
-	return nil, "", tried
+	return nil, "", tried, nil
 }
 
 // AU-02: the metadata is discoverable and names this endpoint.
@@ -79,8 +88,11 @@ func runAU02(t *checkRun) outcome {
 	if o, skip := t.skipWithoutAuth(); skip {
 		return o
 	}
-	doc, where, tried := t.metadata()
-	if doc == nil {
+	doc, where, tried, broke := t.metadata()
+	switch {
+	case broke != nil:
+		return *broke
+	case doc == nil:
 		return t.unmet("no Protected Resource Metadata: %s", joinAnd(tried))
 	}
 	var prm struct {
@@ -108,6 +120,9 @@ func runAU03(t *checkRun) outcome {
 	}
 	req, _ := t.initialize(set("Authorization", "Bearer not-a-token"))
 	r := t.send("initialize with Bearer not-a-token", req.Bytes(), toResponse, 0)
+	if r.resp == nil {
+		return t.broken("%s", r.describe())
+	}
 	if r.status() != 401 {
 		return t.unmet("%s for a garbage token, not 401", r.describe())
 	}
@@ -178,6 +193,9 @@ func runAU06(t *checkRun) outcome {
 	}
 	lower, id := t.initialize(set("Authorization", "bearer "+t.p.opts.Token))
 	r := t.send("initialize with the scheme in lower case", lower.Bytes(), toResponse, 0)
+	if r.resp == nil {
+		return t.broken("bearer (lower case): %s", r.describe())
+	}
 	if !r.isResult(id) {
 		return t.unmet("bearer (lower case) %s: the scheme is case-insensitive (RFC 9110 §11.1)", r.describe())
 	}
@@ -332,6 +350,8 @@ func runAU10(t *checkRun) outcome {
 	}
 	alive, id := t.ping("ping with the token: the session survives", s)
 	switch {
+	case alive.resp == nil:
+		return t.broken("ping with the token %s", alive.describe())
 	case len(faults) > 0:
 		return t.unmet("without a token, %s, not 401", joinAnd(faults))
 	case !alive.isResult(id):
@@ -347,8 +367,11 @@ func runAU11(t *checkRun) outcome {
 	if o, skip := t.skipWithoutAuth(); skip {
 		return o
 	}
-	doc, where, tried := t.metadata()
-	if doc == nil {
+	doc, where, tried, broke := t.metadata()
+	switch {
+	case broke != nil:
+		return *broke
+	case doc == nil:
 		return t.unmet("no metadata answered 200 without a token: %s", joinAnd(tried))
 	}
 	return t.pass("200 without a token %s", where)

@@ -20,7 +20,7 @@ func (t *checkRun) unjudgeable(r *reply) *outcome {
 	var o outcome
 	switch {
 	case r.resp == nil:
-		o = t.broken("%s", r.describe())
+		o = t.broken("%s: %s", r.step, r.describe())
 	case r.status() == 401 && t.p.auth:
 		o = t.broken("answered 401 to a request with the run's valid token: the check cannot see its own refusal behind the token's")
 	case r.status() == 429 || r.status() == 503:
@@ -101,6 +101,9 @@ func runHO03(t *checkRun) outcome {
 		}
 	}
 	alive, id := t.ping("ping: the session still works", s)
+	if alive.resp == nil {
+		return t.broken("ping after the refusals %s", alive.describe())
+	}
 	if len(faults) > 0 {
 		return t.unmet("with a foreign Origin %s, not 403", joinAnd(faults))
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -310,4 +311,62 @@ func TestParseTarget(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestNoAnswerIsNeverAPass: against a target that answers the handshake
+// and then hangs up on every other request, no check judged by an answer
+// on a live session passes, fails or warns: each is an error (or a skip,
+// for what the target lacks). Checks judged by an initialize are left
+// out (this target does answer those), and so are JR-07, where a hang-up
+// after a deep document is the server breaking, and the framing checks,
+// where a close is a refusal.
+func TestNoAnswerIsNeverAPass(t *testing.T) {
+	addr := handshakeOnly(t)
+	rep := run(t, addr, probe.Options{Only: []string{"HO-03", "MM-03", "MM-04", "MM-05", "PV-01", "PV-02", "PV-03", "PV-04",
+		"SE-01", "SE-02", "SE-03", "SE-04", "SE-05", "SE-06", "SE-07", "SE-08", "JR-01", "JR-02", "JR-03", "JR-04", "JR-05", "JR-06", "JR-08",
+		"RS-01", "RS-02", "RS-03"}})
+	if len(rep.Results) != 27 {
+		t.Fatalf("%d results", len(rep.Results))
+	}
+	for _, res := range rep.Results[1:] {
+		if res.Verdict != probe.Error && res.Verdict != probe.Skip {
+			t.Errorf("%s %s on a target that answered nothing: %s", res.Check.ID, res.Verdict, res.Reason)
+		}
+	}
+}
+
+// handshakeOnly answers initialize (with a session id) and
+// notifications/initialized, and closes the connection on anything else.
+func handshakeOnly(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	id := regexp.MustCompile(`"id":(\d+),"method":"initialize"`)
+	go func() {
+		for {
+			nc, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer nc.Close()
+				buf := make([]byte, 64<<10)
+				n, _ := nc.Read(buf)
+				req := string(buf[:n])
+				var answer string
+				switch m := id.FindStringSubmatch(req); {
+				case m != nil && !strings.Contains(req, "Mcp-Session-Id"):
+					body := `{"jsonrpc":"2.0","id":` + m[1] + `,"result":{"protocolVersion":"2025-11-25","capabilities":{"resources":{}},"serverInfo":{"name":"mute","version":"1"}}}`
+					answer = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nMcp-Session-Id: s-" + m[1] + "-0123456789abcdef\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body
+				case strings.Contains(req, "notifications/initialized"):
+					answer = "HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n"
+				}
+				nc.Write([]byte(answer))
+			}()
+		}
+	}()
+	return ln.Addr().String()
 }

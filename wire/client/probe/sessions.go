@@ -225,6 +225,8 @@ func runSE07(t *checkRun) outcome {
 	}
 	alive, id := t.ping("ping as the first principal: the session survives", s)
 	switch {
+	case alive.resp == nil:
+		return t.broken("ping as the first principal %s", alive.describe())
 	case len(faults) > 0:
 		return t.unmet("on the first principal's session, the second principal's %s", joinAnd(faults))
 	case !alive.isResult(id):

@@ -99,6 +99,7 @@ type reply struct {
 	stream *client.Stream // for reading on (RS-01)
 	c      *client.Client // the connection, still open after a sendKeep
 	index  int            // the exchange in checkRun.exchanges
+	step   string         // what the exchange was for, as recorded
 	raw    []byte         // the response bytes as received
 }
 
@@ -299,7 +300,7 @@ func (t *checkRun) record(step string, raw []byte, r *reply) {
 	} else {
 		x.Response = "! no response: " + t.p.secrets.Redact(errText(r.err))
 	}
-	r.index = len(t.exchanges)
+	r.index, r.step = len(t.exchanges), step
 	t.exchanges = append(t.exchanges, x)
 	if t.p.opts.Trace != nil {
 		var err error
