@@ -11,10 +11,11 @@ import (
 	"rawmcp/httpparse"
 )
 
-// conn is one client connection. Its loop: wait for a request's first
-// bytes holding only a 1 KiB first-read array, take a pooled buffer, read and parse the head, pass the gate,
-// answer, keep the connection only after a 2xx (pipelined bytes stay for
-// the next request), and close in stages after any 4xx/5xx.
+// conn is one client connection. Its loop: wait for the next request's
+// first bytes in a 1 KiB first-read array (an idle connection holds no
+// more), take a pooled request buffer, read and parse the head, pass the
+// in-flight gate, answer; keep the connection only after a 2xx (pipelined
+// bytes stay for the next request), and close in stages after any 4xx/5xx.
 type conn struct {
 	srv *Server
 	nc  net.Conn
