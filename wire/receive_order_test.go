@@ -391,10 +391,14 @@ func TestReceiveOrder(t *testing.T) {
 		// GET and DELETE walk steps 3, 4 and 9 to 12 as POST does; each has its
 		// own case, so a check missing on one method's path shows.
 		{"T-P15/GET with a foreign Host is 403",
-			func(e env) client.Request { return sessionRequest(e.f, "GET", alice, e.sid, [2]string{"Host", "evil.example"}) },
+			func(e env) client.Request {
+				return sessionRequest(e.f, "GET", alice, e.sid, [2]string{"Host", "evil.example"})
+			},
 			func(e env) want { return want{403, rule.HostNotOurs, nil, httpError("Forbidden")} }},
 		{"T-P15/DELETE with a foreign Host is 403",
-			func(e env) client.Request { return sessionRequest(e.f, "DELETE", alice, e.sid, [2]string{"Host", "evil.example"}) },
+			func(e env) client.Request {
+				return sessionRequest(e.f, "DELETE", alice, e.sid, [2]string{"Host", "evil.example"})
+			},
 			func(e env) want { return want{403, rule.HostNotOurs, nil, httpError("Forbidden")} }},
 		{"T-P17/Host is checked on the metadata path too",
 			func(e env) client.Request {
@@ -422,7 +426,9 @@ func TestReceiveOrder(t *testing.T) {
 			},
 			func(e env) want { return want{400, rule.VersionRequired, nil, httpError("Bad Request")} }},
 		{"T-43/DELETE of an unknown session is 404",
-			func(e env) client.Request { return sessionRequest(e.f, "DELETE", alice, "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA") },
+			func(e env) client.Request {
+				return sessionRequest(e.f, "DELETE", alice, "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")
+			},
 			func(e env) want { return want{404, rule.SessionNotFound, nil, sessionNotFoundBody} }},
 		{"A-14/GET on alice's session with a token lacking mcp:connect is 403 insufficient_scope",
 			func(e env) client.Request { return sessionRequest(e.f, "GET", e.token("no-connect-scope"), e.sid) },
