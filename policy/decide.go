@@ -231,20 +231,14 @@ var scopesBeyondConnect = map[string][]string{
 	"resources/list": {ScopeConnect, ScopeResourcesRead},
 }
 
-// RequiredScopes returns the scopes op needs, in a fixed order. op is a
-// JSON-RPC method name for POST ("initialize", "notifications/initialized",
-// "ping", "resources/list"; any other method needs ScopeConnect only, and
-// the MCP layer refuses it later), or "GET" / "DELETE" for the notification
-// stream and the session end. The caller owns the returned slice.
-func RequiredScopes(op string) []string {
-	return slices.Clone(requiredScopes(op))
-}
-
 // connectOnly is what every operation not in scopesBeyondConnect needs.
 var connectOnly = []string{ScopeConnect}
 
-// requiredScopes is RequiredScopes without the copy, for this package's
-// read-only use on every request.
+// requiredScopes returns the scopes op needs, in a fixed order. op is a
+// JSON-RPC method name for POST ("initialize", "notifications/initialized",
+// "ping", "resources/list"; any other method needs ScopeConnect only, and
+// the MCP layer refuses it later), or "GET" / "DELETE" for the notification
+// stream and the session end. The slice is shared: callers only read it.
 func requiredScopes(op string) []string {
 	if scopes, ok := scopesBeyondConnect[op]; ok {
 		return scopes

@@ -11,7 +11,7 @@
 // # Scopes per operation
 //
 // op is the JSON-RPC method of a POST, or the HTTP method for the GET
-// notification stream and the DELETE that ends a session (RequiredScopes):
+// notification stream and the DELETE that ends a session:
 //
 //	op                          scopes
 //	initialize                  mcp:connect
