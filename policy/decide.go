@@ -36,7 +36,7 @@ type Denial struct {
 type Reason string
 
 const (
-	ReasonMissingToken           Reason = "missing_token"           // 401, bare challenge
+	ReasonMissingToken           Reason = "missing_token"           // 401, bare challenge: no header, or another scheme
 	ReasonMalformedAuthorization Reason = "malformed_authorization" // 400 invalid_request
 	ReasonInvalidToken           Reason = "invalid_token"           // 401 invalid_token
 	ReasonInsufficientScope      Reason = "insufficient_scope"      // 403 with a challenge
@@ -76,7 +76,9 @@ const (
 // Authenticate is layer 1 of the profile's Figure 2, run on every request
 // authorization is the raw Authorization header value, present says
 // whether the header was sent, op selects the scopes named in challenges,
-// now is the request's clock reading. The token is looked up by its SHA-256
+// now is the request's clock reading. A value of another scheme than
+// Bearer carries no bearer credential and is answered like an absent
+// header (RFC 6750 §3.1, A-08). The token is looked up by its SHA-256
 // and then, in this order: active, not revoked, not before nbf, before
 // expiry; issuer, audience and the three resource bindings equal to this
 // server's exactly (A-P04); the subject's current revision. Any failure
@@ -89,6 +91,8 @@ func (p *Policy) Authenticate(authorization []byte, present bool, op string, now
 	token, detail := bearerToken(authorization)
 	switch detail {
 	case "":
+	case DetailNotBearer:
+		return Principal{}, &Denial{statusUnauthorized, p.challenge("", scopes), ReasonMissingToken, detail}
 	case DetailTokenSyntax:
 		return Principal{}, p.invalidToken(scopes, detail)
 	default:
@@ -154,11 +158,14 @@ func (p *Policy) invalidToken(scopes []string, detail string) *Denial {
 //
 // RFC 6750 §2.1 with RFC 9110 §11.1 (case-insensitive scheme). Only SP
 // separates; HTAB does not, so "Bearer<HTAB>x" is another scheme. The
-// profile's classification (A-P02): another scheme, an empty token or more
-// words after the token is a malformed request (400 invalid_request); a
-// single word with a character outside b64token is a malformed token (401
-// invalid_token, RFC 6750 §3.1). bearerToken returns the token, or "" and
-// the Detail saying which.
+// scheme is the value up to its first SP (all of it if there is none, so an
+// empty value or a bare word is another scheme too). Another scheme is no
+// bearer credential at all (DetailNotBearer; RFC 6750 §3.1, A-08). The
+// profile's classification (A-P02): an empty token or more words after the
+// token is a malformed request (400 invalid_request); a single word with a
+// character outside b64token is a malformed token (401 invalid_token, RFC
+// 6750 §3.1). bearerToken returns the token, or nil and the Detail saying
+// which.
 func bearerToken(value []byte) ([]byte, string) {
 	scheme, rest, _ := bytes.Cut(value, []byte(" "))
 	if !isBearerScheme(scheme) {
@@ -224,20 +231,14 @@ var scopesBeyondConnect = map[string][]string{
 	"resources/list": {ScopeConnect, ScopeResourcesRead},
 }
 
-// RequiredScopes returns the scopes op needs, in a fixed order. op is a
-// JSON-RPC method name for POST ("initialize", "notifications/initialized",
-// "ping", "resources/list"; any other method needs ScopeConnect only, and
-// the MCP layer refuses it later), or "GET" / "DELETE" for the notification
-// stream and the session end. The caller owns the returned slice.
-func RequiredScopes(op string) []string {
-	return slices.Clone(requiredScopes(op))
-}
-
 // connectOnly is what every operation not in scopesBeyondConnect needs.
 var connectOnly = []string{ScopeConnect}
 
-// requiredScopes is RequiredScopes without the copy, for this package's
-// read-only use on every request.
+// requiredScopes returns the scopes op needs, in a fixed order. op is a
+// JSON-RPC method name for POST ("initialize", "notifications/initialized",
+// "ping", "resources/list"; any other method needs ScopeConnect only, and
+// the MCP layer refuses it later), or "GET" / "DELETE" for the notification
+// stream and the session end. The slice is shared: callers only read it.
 func requiredScopes(op string) []string {
 	if scopes, ok := scopesBeyondConnect[op]; ok {
 		return scopes

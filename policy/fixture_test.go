@@ -98,6 +98,12 @@ func invalidToken(detail string) *Denial {
 	return &Denial{Status: 401, Challenge: invalidTokenConnect, Reason: ReasonInvalidToken, Detail: detail}
 }
 
+// notBearer is the answer to an Authorization of another scheme: the
+// missing-token 401, told apart by Detail only.
+func notBearer() *Denial {
+	return &Denial{Status: 401, Challenge: bareConnect, Reason: ReasonMissingToken, Detail: DetailNotBearer}
+}
+
 func invalidRequest(detail string) *Denial {
 	return &Denial{Status: 400, Challenge: invalidRequestConnect, Reason: ReasonMalformedAuthorization, Detail: detail}
 }

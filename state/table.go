@@ -32,8 +32,8 @@ type Config struct {
 	// how many of the latest priming ids, are kept for Last-Event-ID
 	// recovery. Older cursors get ErrCursor.
 	KeepDelivered int
-	// MaxQueued is the most undelivered notifications per session; more is
-	// ErrQueueFull, so nothing is dropped silently.
+	// MaxQueued is the most notifications Create queues for one session;
+	// more is ErrQueueFull, so nothing is dropped silently.
 	MaxQueued int
 }
 
@@ -67,8 +67,8 @@ var (
 	// another session, never delivered, or no longer kept (400, not 404,
 	// which would make the client drop its session; T-P11).
 	ErrCursor = errors.New("state: Last-Event-ID names no kept event of this GET stream")
-	// ErrQueueFull: the session already holds MaxQueued undelivered
-	// notifications.
+	// ErrQueueFull: Create was given more than MaxQueued notifications to
+	// queue; no session is made.
 	ErrQueueFull = errors.New("state: notification queue full")
 	// ErrEntropy: the random source failed, fell short, or repeated a live
 	// session id; no session is made from a weak id (500).
@@ -153,6 +153,21 @@ func (t *Table) Step(id string, owner Owner, in Input, now time.Time) (Phase, er
 		return PhaseClosed, err
 	}
 	return t.apply(id, s, in)
+}
+
+// Check reports the phase of the session id names for owner, with Step's
+// lookup rules and no transition. The server looks the session up before
+// the scope and tenant check (T-P14) and applies the input only after it,
+// so a request refused with 403 never moves a session (a refused DELETE
+// does not end it).
+func (t *Table) Check(id string, owner Owner, now time.Time) (Phase, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s, err := t.live(id, owner, now)
+	if err != nil {
+		return PhaseClosed, err
+	}
+	return s.phase, nil
 }
 
 // PostEventID returns a fresh event id for an SSE event on a POST response
