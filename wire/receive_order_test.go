@@ -234,9 +234,23 @@ func TestReceiveOrder(t *testing.T) {
 			func(e env) want {
 				return want{401, rule.InvalidToken, map[string]string{"WWW-Authenticate": challenge(e, "invalid_token", "mcp:connect")}, httpError("Unauthorized")}
 			}},
-		{"A-P02/another scheme is 400 invalid_request",
+		{"A-08/another scheme is no bearer credential: 401 with a bare challenge (RFC 6750 §3.1)",
 			func(e env) client.Request {
 				return post(e.f, "", pingBody, append(inSession(e.sid), [2]string{"Authorization", "Basic YTpi"})...)
+			},
+			func(e env) want {
+				return want{401, rule.NoCredentials, map[string]string{"WWW-Authenticate": challenge(e, "", "mcp:connect")}, httpError("Unauthorized")}
+			}},
+		{"A-P02/Bearer with two tokens is 400 invalid_request",
+			func(e env) client.Request {
+				return post(e.f, "", pingBody, append(inSession(e.sid), [2]string{"Authorization", "Bearer a b"})...)
+			},
+			func(e env) want {
+				return want{400, rule.MalformedAuthz, map[string]string{"WWW-Authenticate": challenge(e, "invalid_request", "mcp:connect")}, httpError("Bad Request")}
+			}},
+		{"A-P02/Bearer with no token is 400 invalid_request",
+			func(e env) client.Request {
+				return post(e.f, "", pingBody, append(inSession(e.sid), [2]string{"Authorization", "Bearer"})...)
 			},
 			func(e env) want {
 				return want{400, rule.MalformedAuthz, map[string]string{"WWW-Authenticate": challenge(e, "invalid_request", "mcp:connect")}, httpError("Bad Request")}
