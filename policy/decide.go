@@ -27,6 +27,12 @@ type Denial struct {
 	Challenge string
 	Reason    Reason
 	Detail    string
+	// Holder is whose token it was when a known token is refused because
+	// it was revoked or its subject's revision changed (DetailRevoked,
+	// DetailRevision), so the caller can end that holder's sessions: they
+	// fail closed rather than wait for their TTL. It authorizes nothing;
+	// nil for every other denial.
+	Holder *Principal
 }
 
 // Reason is the class of a denial. The response reveals no more than the
@@ -86,17 +92,17 @@ const (
 func (p *Policy) Authenticate(authorization []byte, present bool, op string, now time.Time) (Principal, *Denial) {
 	scopes := requiredScopes(op)
 	if !present {
-		return Principal{}, &Denial{statusUnauthorized, p.challenge("", scopes), ReasonMissingToken, DetailAbsent}
+		return Principal{}, &Denial{Status: statusUnauthorized, Challenge: p.challenge("", scopes), Reason: ReasonMissingToken, Detail: DetailAbsent}
 	}
 	token, detail := bearerToken(authorization)
 	switch detail {
 	case "":
 	case DetailNotBearer:
-		return Principal{}, &Denial{statusUnauthorized, p.challenge("", scopes), ReasonMissingToken, detail}
+		return Principal{}, &Denial{Status: statusUnauthorized, Challenge: p.challenge("", scopes), Reason: ReasonMissingToken, Detail: detail}
 	case DetailTokenSyntax:
 		return Principal{}, p.invalidToken(scopes, detail)
 	default:
-		return Principal{}, &Denial{statusBadRequest, p.challenge(errorInvalidRequest, scopes), ReasonMalformedAuthorization, detail}
+		return Principal{}, &Denial{Status: statusBadRequest, Challenge: p.challenge(errorInvalidRequest, scopes), Reason: ReasonMalformedAuthorization, Detail: detail}
 	}
 
 	digest := sha256.Sum256(token)
@@ -108,17 +114,22 @@ func (p *Policy) Authenticate(authorization []byte, present bool, op string, now
 	if entry == nil {
 		return Principal{}, p.invalidToken(scopes, DetailUnknown)
 	}
-	if detail := p.tokenFault(entry, now); detail != "" {
-		return Principal{}, p.invalidToken(scopes, detail)
-	}
 	rec := &entry.record
-	return Principal{
+	holder := Principal{
 		Subject:     rec.Subject,
 		Tenant:      rec.Tenant,
 		Revision:    rec.Revision,
-		Scopes:      slices.Clone(rec.Scopes),
 		Correlation: correlation(digest),
-	}, nil
+	}
+	if detail := p.tokenFault(entry, now); detail != "" {
+		d := p.invalidToken(scopes, detail)
+		if detail == DetailRevoked || detail == DetailRevision {
+			d.Holder = &holder
+		}
+		return Principal{}, d
+	}
+	holder.Scopes = slices.Clone(rec.Scopes)
+	return holder, nil
 }
 
 // tokenFault returns the first failed check of Figure 2's token steps, or
@@ -151,7 +162,7 @@ func (p *Policy) tokenFault(entry *tokenEntry, now time.Time) string {
 }
 
 func (p *Policy) invalidToken(scopes []string, detail string) *Denial {
-	return &Denial{statusUnauthorized, p.challenge(errorInvalidToken, scopes), ReasonInvalidToken, detail}
+	return &Denial{Status: statusUnauthorized, Challenge: p.challenge(errorInvalidToken, scopes), Reason: ReasonInvalidToken, Detail: detail}
 }
 
 // credentials = auth-scheme 1*SP b64token   ; auth-scheme "Bearer", any case
@@ -207,12 +218,12 @@ func isBearerScheme(scheme []byte) bool {
 // A-15, MCP Authorization §10.1.1).
 func (p *Policy) Authorize(pr Principal, op string) *Denial {
 	if _, ok := p.tenants[pr.Tenant]; !ok {
-		return &Denial{statusForbidden, "", ReasonTenantForbidden, DetailTenant}
+		return &Denial{Status: statusForbidden, Reason: ReasonTenantForbidden, Detail: DetailTenant}
 	}
 	scopes := requiredScopes(op)
 	for _, scope := range scopes {
 		if !slices.Contains(pr.Scopes, scope) {
-			return &Denial{statusForbidden, p.challenge(errorInsufficientScope, scopes), ReasonInsufficientScope, DetailScope}
+			return &Denial{Status: statusForbidden, Challenge: p.challenge(errorInsufficientScope, scopes), Reason: ReasonInsufficientScope, Detail: DetailScope}
 		}
 	}
 	return nil

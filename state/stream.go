@@ -66,12 +66,12 @@ type primingEvent struct {
 // under a fresh priming id that resumes from the same point as the cursor.
 func (t *Table) Poll(id string, owner Owner, cursor string, now time.Time) (Batch, error) {
 	t.mu.Lock()
-	defer t.mu.Unlock()
+	defer t.unlock()
 	s, err := t.live(id, owner, now)
 	if err != nil {
 		return Batch{}, err
 	}
-	if _, err := t.apply(id, s, InputPoll); err != nil {
+	if _, err := t.apply(id, s, InputPoll, now); err != nil {
 		return Batch{}, err
 	}
 	st := &s.stream
