@@ -59,6 +59,18 @@ type Config struct {
 	// OnDecision, if set, is called after each response with the rule that
 	// decided it (traces print it). It must not block.
 	OnDecision func(Decision)
+	// OnExchange, if set, is called after each response with the bytes of
+	// the request and of the answer (copies), for `serve -trace`. It must
+	// not block.
+	OnExchange func(Exchange)
+}
+
+// Exchange is one answered request as it crossed the wire.
+type Exchange struct {
+	Conn     uint64
+	Request  []byte // what was read of the request: its head and as much body as arrived
+	Response []byte // the answer as written
+	Decision Decision
 }
 
 // Decision reports one answered request: its status and the rule behind it.

@@ -109,6 +109,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.DurationVar(&opts.SessionTTL, "session-ttl", opts.SessionTTL, "session lifetime from initialize, never renewed")
 	fs.IntVar(&opts.MaxInFlight, "inflight", opts.MaxInFlight, "most requests in processing; one more gets 503 at once")
 	verbose := fs.Bool("v", false, "log every answer with its rule, not only refusals")
+	trace := fs.Bool("trace", false, "print every exchange on every connection like curl -v, prefixed with its connection, tokens and session ids redacted, each answer with its rule (stderr)")
 	if code, done := parse(fs, args, 0); done {
 		return code
 	}
@@ -126,6 +127,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		level = slog.LevelDebug
 	}
 	opts.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	opts.Summary = stderr
+	if *trace {
+		opts.Trace = stderr
+	}
 	err := scenario.Serve(ctx, opts, func(e scenario.Endpoint) error { return printJSON(stdout, e) })
 	switch {
 	case errors.Is(err, wire.ErrNotLoopback), errors.Is(err, scenario.ErrServeOptions):
