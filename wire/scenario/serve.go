@@ -20,8 +20,10 @@ type ServeOptions struct {
 	// Addr is where to listen: 127.0.0.1:port only (T-06); port 0 picks
 	// a free one.
 	Addr string
-	// Origins is the Origin allowlist (T-P16). Empty: only clients that
-	// send no Origin, which is every non-browser client, get through.
+	// Origins are allowed Origins beyond the server's own (T-P16), which
+	// are always allowed: http://127.0.0.1:PORT and http://localhost:PORT,
+	// the origins of the Hosts it accepts. Clients sending no Origin,
+	// which is every non-browser client, always get through.
 	Origins []string
 	// Issuer is the one issuer accepted; tokens naming another get 401.
 	Issuer string
@@ -42,8 +44,8 @@ type ServeOptions struct {
 	Logger *slog.Logger
 }
 
-// DefaultServeOptions returns the profile's defaults: a random port, no
-// Origin allowed, 8 sessions of 60 s, 64 requests in processing.
+// DefaultServeOptions returns the profile's defaults: a random port, only
+// the server's own origins allowed, 8 sessions of 60 s, 64 requests in processing.
 func DefaultServeOptions() ServeOptions {
 	table := state.DefaultConfig()
 	return ServeOptions{
@@ -140,11 +142,15 @@ func buildServer(bound string, opts ServeOptions) (*wire.Server, Endpoint, error
 			tenants = append(tenants, e.Record.Tenant)
 		}
 	}
+	// A page the server's own authority serves is same-origin, not a
+	// rebinding attack: each accepted Host's origin is always allowed.
+	hosts := []string{addr, "localhost:" + port}
+	origins := []string{"http://" + hosts[0], "http://" + hosts[1]}
 	p, err := policy.New(policy.Config{
 		CanonicalURI:   canonical,
 		Issuer:         opts.Issuer,
-		AllowedHosts:   []string{addr, "localhost:" + port},
-		AllowedOrigins: opts.Origins,
+		AllowedHosts:   hosts,
+		AllowedOrigins: append(origins, opts.Origins...),
 		AllowedTenants: tenants,
 	})
 	if err != nil {
