@@ -115,7 +115,7 @@ kill -INT "$SERVE_PID"
 wait "$SERVE_PID" || { echo "conformance: rawmcp serve did not stop cleanly" >&2; status=1; }
 trap - EXIT
 if [ "$status" -eq 0 ]; then
-	echo "conformance: PASS (4 pass, server-sse-multiple-streams fails as expected); details in $WORK/results"
+	echo "conformance: PASS (4 pass, server-sse-multiple-streams fails as expected)"
 else
 	echo "conformance: FAIL; suite output, exchanges and serve log per scenario in $WORK/results"
 fi
