@@ -101,7 +101,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			"The log goes to stderr and never carries a token or a session id.", stderr)
 	fs.StringVar(&opts.Addr, "addr", opts.Addr, "listen address, 127.0.0.1:port only (port 0: a free one)")
 	var origins, tenants listFlag
-	fs.Var(&origins, "origin", "allowed Origin, exactly as browsers send it (repeatable; default: none, so only clients sending no Origin)")
+	fs.Var(&origins, "origin", "another allowed Origin, exactly as browsers send it (repeatable); http://127.0.0.1:PORT and http://localhost:PORT, the server's own, are always allowed, and so is a request with no Origin")
 	tokens := fs.String("tokens", "", "token records as JSON (see policy.ParseTokenFile); \"self\" as audience or resource means this server")
 	fs.Var(&tenants, "tenant", "tenant on the ACL (repeatable; default: every tenant a token names)")
 	fs.StringVar(&opts.Issuer, "issuer", opts.Issuer, "the one accepted token issuer")

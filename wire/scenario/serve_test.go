@@ -44,15 +44,16 @@ func serving(t *testing.T, opts ServeOptions) (Endpoint, func() error) {
 	return Endpoint{}, nil
 }
 
-// initializeAt sends a 2025-11-25 initialize with token to the endpoint.
-func initializeAt(t *testing.T, e Endpoint, token string) *httpparse.Response {
+// initializeAt sends a 2025-11-25 initialize with token and the extra
+// header fields to the endpoint.
+func initializeAt(t *testing.T, e Endpoint, token string, extra ...[2]string) *httpparse.Response {
 	t.Helper()
 	addr := strings.TrimSuffix(strings.TrimPrefix(e.URL, "http://"), "/mcp")
 	c := client.New(addr)
 	defer c.Close()
-	req := client.Request{Method: "POST", Path: "/mcp", Header: [][2]string{
+	req := client.Request{Method: "POST", Path: "/mcp", Header: append([][2]string{
 		{"Host", addr}, {"Accept", acceptBoth}, {"Content-Type", contentJSON}, {"Authorization", "Bearer " + token},
-	}, Body: []byte(initializeBody(1, mcp.ProtocolVersion))}
+	}, extra...), Body: []byte(initializeBody(1, mcp.ProtocolVersion))}
 	resp, err := c.Do(req.Bytes(), false)
 	if err != nil {
 		t.Fatalf("initialize: %v", err)
@@ -122,6 +123,38 @@ func TestServeWithTokenFile(t *testing.T) {
 	}
 	if e.Token != "" {
 		t.Error("with a token file the endpoint names no token")
+	}
+}
+
+func TestServeOrigins(t *testing.T) {
+	opts := DefaultServeOptions()
+	opts.Origins = []string{"https://app.example"}
+	e, stop := serving(t, opts)
+	defer stop()
+	own := strings.TrimSuffix(e.URL, "/mcp")
+	port := own[strings.LastIndexByte(own, ':')+1:]
+	ok := jsonAnswer(200, initializeResult(1), "Mcp-Session-Id", anySessionID)
+	refused := refusal(403, codeHTTPError)
+	tests := []struct {
+		name   string
+		origin string
+		want   expectation
+	}{
+		{"T-P16/the server's own origin is always allowed", own, ok},
+		{"T-P16/the origin of the localhost Host is always allowed", "http://localhost:" + port, ok},
+		{"T-P16/an origin added with -origin is allowed", "https://app.example", ok},
+		{"T-04/a foreign origin gets 403", "https://evil.example", refused},
+		{"T-04/the server's address on another port gets 403", "http://127.0.0.1:1", refused},
+		{"T-P16/the server's authority over https gets 403", "https://127.0.0.1:" + port, refused},
+		{"T-P16/Origin: null gets 403", "null", refused},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp := initializeAt(t, e, e.Token, [2]string{"Origin", tt.origin})
+			if err := check(resp, nil, tt.want); err != nil {
+				t.Errorf("initialize with Origin: %s: %v", tt.origin, err)
+			}
+		})
 	}
 }
 
