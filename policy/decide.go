@@ -186,7 +186,7 @@ func bearerToken(value []byte) ([]byte, string) {
 	switch {
 	case len(token) == 0:
 		return nil, DetailEmptyToken
-	case bytes.IndexByte(token, ' ') >= 0:
+	case bytes.Contains(token, []byte(" ")):
 		return nil, DetailExtraWords
 	case !isB64Token(token):
 		return nil, DetailTokenSyntax

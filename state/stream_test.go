@@ -235,6 +235,19 @@ var pollCases = []pollCase{
 		want:   Batch{PrimingID: g(20), Events: []Delivered{ev(19, "n17")}},
 	},
 	{
+		// Two kept: the resumed GET pushes event 2 out, and its own priming
+		// id 4 resumes right after event 2, from where nothing is lost.
+		name:   "T-P11/a priming id resuming right after the newest pushed-out event",
+		cfg:    Config{MaxSessions: 8, TTL: DefaultConfig().TTL, MaxEventsPerSet: 2, KeepDelivered: 2, MaxQueued: 16},
+		queued: three,
+		before: func(t *testing.T, tab *Table, id string) {
+			mustPoll(t, tab, id, alice, "")   // priming 1, events 2-3
+			mustPoll(t, tab, id, alice, g(2)) // priming 4, replays 3, then n3 as 5
+		},
+		cursor: g(4),
+		want:   Batch{PrimingID: g(6), Events: []Delivered{ev(3, "n2"), ev(5, "n3")}},
+	},
+	{
 		name: "T-P11/a priming id pushed out of the 16 kept",
 		before: func(t *testing.T, tab *Table, id string) {
 			for range 17 {

@@ -207,9 +207,9 @@ func (t *Table) Create(owner Owner, now time.Time, queued ...[]byte) (id string,
 		return "", ErrEntropy
 	}
 	s := &session{owner: owner, created: now, expires: now.Add(t.cfg.TTL), phase: PhaseInitializing, handle: handle}
-	if len(queued) > 0 {
-		s.stream.pending = append(make([][]byte, 0, len(queued)), queued...)
-	}
+	// A copy of exactly len(queued) (none allocated for zero), so the
+	// caller's slice is not kept.
+	s.stream.pending = append(make([][]byte, 0, len(queued)), queued...)
 	t.sessions[id] = s
 	return id, nil
 }

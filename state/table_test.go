@@ -24,6 +24,7 @@ func TestNewTableRejectsNonPositiveConfig(t *testing.T) {
 		{"TTL 0", func(c *Config) { c.TTL = 0 }},
 		{"MaxEventsPerSet 0", func(c *Config) { c.MaxEventsPerSet = 0 }},
 		{"KeepDelivered 0", func(c *Config) { c.KeepDelivered = 0 }},
+		{"MaxQueued 0", func(c *Config) { c.MaxQueued = 0 }},
 		{"MaxQueued -1", func(c *Config) { c.MaxQueued = -1 }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
