@@ -9,6 +9,7 @@
 //	rawmcp experiments [-trace] [N]  the profile's ten step-by-step experiments, or one
 //	rawmcp serve [flags]             /mcp on 127.0.0.1 for real MCP clients and curl
 //	rawmcp bench -url URL [flags]    load a Streamable HTTP server on loopback (package wire/loadgen)
+//	rawmcp probe -url URL [flags]    run the check catalogue against any MCP endpoint on loopback
 //	rawmcp help
 //
 // Verdicts are one JSON line on stdout, members in alphabetical order;
@@ -20,14 +21,17 @@
 // FAIL, PENETRATED and a serve that could not run; 2 for a usage error
 // (an unknown command or flag, a bad flag value, an address other than
 // 127.0.0.1). bench keeps its own: 0 when every answer passed, 1 when some
-// failed, 2 for a usage error or a refused initialize.
+// failed, 2 for a usage error or a refused initialize. probe too: 0 when no
+// MUST check failed, 1 when one did (or a MUST check was skipped, with
+// -require-all), 2 for a usage error or a URL with no MCP endpoint.
 //
 // This package holds flags and subcommands only; what they run lives in
-// package rawmcp/wire/scenario.
+// package rawmcp/wire/scenario (probe: rawmcp/wire/client/probe).
 //
 // Not supported:
 //   - listening anywhere but 127.0.0.1, TLS, or a path other than /mcp;
 //   - reading tokens from the environment or prompting for them: a token
 //     file or the generated demo token;
-//   - running the demo, attacks or experiments against another server.
+//   - running the demo, attacks or experiments against another server
+//     (probe does run against other servers, on loopback only).
 package main

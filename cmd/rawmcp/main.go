@@ -32,6 +32,7 @@ var commands = []command{
 	{"experiments", "run the profile's ten step-by-step experiments, or experiment N", runExperiments},
 	{"serve", "serve /mcp on 127.0.0.1 for real MCP clients and curl", runServe},
 	{"bench", "load any Streamable HTTP server on loopback: requests/s, latency percentiles, errors", runBench},
+	{"probe", "check any MCP endpoint on loopback against the catalogue: Origin, sessions, tokens, framing", runProbe},
 }
 
 func main() {
@@ -81,7 +82,8 @@ Commands:
 
 Verdicts are one JSON line on stdout; details, traces and logs go to stderr.
 Exit status: 0 PASS, BLOCK or a clean serve; 1 FAIL, PENETRATED or a serve
-that could not run; 2 a usage error.
+that could not run; 2 a usage error. bench and probe print their own reports
+and keep their own exit statuses ("rawmcp help bench", "rawmcp help probe").
 `)
 }
 

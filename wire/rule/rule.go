@@ -60,12 +60,13 @@ func (id ID) Level() Level { return byID[id].Level }
 // Source is id's source.
 func (id ID) Source() string { return byID[id].Source }
 
-// All returns every rule, in table order.
-func All() []Rule { return append([]Rule(nil), table...) }
+// All returns every rule, in table order: the server's, then those only
+// the probe cites.
+func All() []Rule { return append(append([]Rule(nil), table...), clientTable...) }
 
 var byID = func() map[ID]Rule {
-	m := make(map[ID]Rule, len(table))
-	for _, r := range table {
+	m := make(map[ID]Rule, len(table)+len(clientTable))
+	for _, r := range All() {
 		if _, dup := m[r.ID]; dup {
 			panic("rule: " + string(r.ID) + " is in the table twice")
 		}

@@ -1,0 +1,343 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"rawmcp/policy"
+	"rawmcp/wire/client"
+	"rawmcp/wire/client/probe"
+)
+
+// The principals of testdata/probe-tokens.json, the token file `rawmcp
+// serve -tokens` is started with (two principals and the named tokens of
+// testdata/probe-named.json; README shows the same run).
+const (
+	probeAlice = "tok-alice-3fQ9zWk2Lp0Xb7"
+	probeBob   = "tok-bob-8sT1nVq4Rm6Yc2"
+)
+
+// servedProbe is a running `rawmcp serve` for the probe tests.
+type servedProbe struct {
+	url    string
+	dir    string // for the HTML report
+	stderr *syncBuffer
+	cmd    *exec.Cmd
+}
+
+// syncBuffer is serve's stderr, written by exec's copying goroutine and
+// read by the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// startServe starts `rawmcp serve -tokens` with its default limits and
+// stops it (SIGTERM) when the test ends.
+func startServe(t *testing.T) *servedProbe {
+	t.Helper()
+	dir := t.TempDir()
+	cmd := exec.Command(binary, "serve", "-tokens", filepath.Join("testdata", "probe-tokens.json"))
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &servedProbe{dir: dir, stderr: &syncBuffer{}, cmd: cmd}
+	cmd.Stderr = s.stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		cmd.Wait()
+	})
+	line, err := bufio.NewReader(stdout).ReadBytes('\n')
+	if err != nil {
+		t.Fatalf("reading serve's first line: %v", err)
+	}
+	var first struct{ URL string }
+	if err := json.Unmarshal(line, &first); err != nil {
+		t.Fatal(err)
+	}
+	s.url = first.URL
+	return s
+}
+
+func (s *servedProbe) fullArgs(extra ...string) []string {
+	return append([]string{"probe", "-url", s.url, "-token", probeAlice, "-token2", probeBob,
+		"-tokens", filepath.Join("testdata", "probe-named.json")}, extra...)
+}
+
+type probeDoc struct {
+	Target string `json:"target"`
+	Checks []struct {
+		ID, Verdict, Reason string
+	} `json:"checks"`
+	Counts map[string]int `json:"counts"`
+}
+
+// TestProbeServePassesEveryCheck is the issue's proof: `rawmcp probe
+// -strict` against `rawmcp serve` with two principals and the named
+// tokens passes every check (PV-04 is info), within serve's default
+// limits, and leaves no token in any output.
+func TestProbeServePassesEveryCheck(t *testing.T) {
+	s := startServe(t)
+	html := filepath.Join(s.dir, "report.html")
+	start := time.Now()
+	stdout, stderr, code := rawmcp(t, s.fullArgs("-strict", "-json", "-html", html)...)
+	elapsed := time.Since(start)
+	if code != exitOK {
+		t.Fatalf("exit status %d; stderr:\n%s", code, stderr)
+	}
+	var doc probeDoc
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatalf("-json output is not one document: %v", err)
+	}
+	want := map[string]string{}
+	for _, c := range probe.Catalogue() {
+		want[c.ID] = "pass"
+	}
+	want["PV-04"] = "info"
+	got := map[string]string{}
+	for _, c := range doc.Checks {
+		got[c.ID] = c.Verdict
+		if c.Verdict != want[c.ID] {
+			t.Logf("%s %s: %s", c.ID, c.Verdict, c.Reason)
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("verdicts (-want +got):\n%s", diff)
+	}
+	// The issue bounds the run at 60 s; a time is reported, never asserted
+	// (a loaded machine is not a failure).
+	t.Logf("the probe ran in %s", elapsed)
+	page, err := os.ReadFile(html)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"stdout": stdout, "html": string(page), "serve's log": s.stderr.String()} {
+		for _, secret := range []string{probeAlice, probeBob, "tok-aud-5gH2jKl9Pq3Wn8", "tok-iss-7dF4hJk1Lz6Xc9", "tok-exp-2aS5dFg8Hj1Kl4", "tok-low-9qW3eRt6Yu0Io7"} {
+			if strings.Contains(out, secret) {
+				t.Errorf("A-33/%s carries a token", name)
+			}
+		}
+	}
+}
+
+// TestProbeTraceNamesTokensAsServeDoes: -trace prints every exchange curl
+// -v style with the token as a correlation id, and it is the id serve's
+// log gives the same token.
+func TestProbeTraceNamesTokensAsServeDoes(t *testing.T) {
+	s := startServe(t)
+	_, trace, code := rawmcp(t, "probe", "-url", s.url, "-token", probeAlice, "-only", "HO-02", "-trace")
+	if code != exitOK {
+		t.Fatalf("exit status %d:\n%s", code, trace)
+	}
+	id := client.Correlate([]byte(probeAlice))
+	for _, want := range []string{"* HO-02: initialize with Origin: http://evil.example", "> Authorization: Bearer <token:" + id + ">",
+		"< HTTP/1.1 403 Forbidden", "< Mcp-Session-Id: <session:", "= HO-02 pass: answered 403"} {
+		if !strings.Contains(trace, want) {
+			t.Errorf("the trace lacks %q", want)
+		}
+	}
+	if strings.Contains(trace, probeAlice) {
+		t.Error("A-33/the trace carries the token")
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for !strings.Contains(s.stderr.String(), "token="+id) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !strings.Contains(s.stderr.String(), "token="+id) {
+		t.Errorf("serve's log does not name the token %s:\n%s", id, s.stderr.String())
+	}
+}
+
+// TestCorrelationIDsAgree: the client side computes correlation ids
+// without the server's packages; both must name a secret alike.
+func TestCorrelationIDsAgree(t *testing.T) {
+	for _, secret := range []string{"", probeAlice, "Zürich", strings.Repeat("x", 1000)} {
+		if got, want := client.Correlate([]byte(secret)), policy.Correlate([]byte(secret)); got != want {
+			t.Errorf("Correlate(%q) = %s on the client, %s on the server", secret, got, want)
+		}
+	}
+}
+
+// TestProbeExitStatus: 0 when no MUST failed, 1 when one did (or a MUST
+// skipped with -require-all), 2 for usage errors and targets that are no
+// MCP endpoint.
+func TestProbeExitStatus(t *testing.T) {
+	s := startServe(t)
+	broken := permissiveServer(t)
+	closed := freePort(t)
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stderr string // a line that must be on stderr
+	}{
+		{"no MUST fails", []string{"probe", "-url", s.url, "-token", probeAlice, "-only", "HO,PV"}, exitOK, ""},
+		{"a skipped MUST is fine without -require-all", []string{"probe", "-url", s.url, "-token", probeAlice, "-only", "AU-07"}, exitOK, ""},
+		{"a skipped MUST fails with -require-all", []string{"probe", "-url", s.url, "-token", probeAlice, "-only", "AU-07", "-require-all"}, exitFail,
+			"rawmcp probe: -require-all: MUST checks not run: AU-07"},
+		{"a server that serves everything fails MUST checks", []string{"probe", "-url", "http://" + broken + "/mcp", "-only", "HO-02,JR-01"}, exitFail, ""},
+		{"a refused token is PRE-01's error", []string{"probe", "-url", s.url, "-token", "tok-nobody-0000"}, exitUsage,
+			"rawmcp probe: PRE-01: the token was refused: initialize answered 401"},
+		{"nothing listening is PRE-01's error", []string{"probe", "-url", "http://" + closed + "/mcp"}, exitUsage, "rawmcp probe: PRE-01: no MCP endpoint at"},
+		{"a non-loopback URL is refused", []string{"probe", "-url", "http://10.0.0.1:80/mcp"}, exitUsage,
+			"rawmcp probe: the URL's host is not a loopback address (127.0.0.0/8, [::1], localhost)"},
+		{"a name resolving elsewhere is refused", []string{"probe", "-url", "http://example.com/mcp"}, exitUsage, "not a loopback address"},
+		{"no -url", []string{"probe"}, exitUsage, "rawmcp probe: give -url"},
+		{"an unknown check", []string{"probe", "-url", s.url, "-only", "HO-99"}, exitUsage, `rawmcp probe: "HO-99" is neither a check id`},
+		{"PRE-01 cannot be skipped", []string{"probe", "-url", s.url, "-skip", "PRE-01"}, exitUsage, "PRE-01 cannot be skipped"},
+		{"a tokens file that is no object", []string{"probe", "-url", s.url, "-tokens", filepath.Join("testdata", "probe-tokens.json")}, exitUsage,
+			"rawmcp probe: -tokens: probe: the tokens file is not a JSON object"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			stdout, stderr, code := rawmcp(t, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit status %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout, stderr)
+			}
+			if tt.stderr != "" && !strings.Contains(stderr, tt.stderr) {
+				t.Errorf("stderr lacks %q:\n%s", tt.stderr, stderr)
+			}
+		})
+	}
+}
+
+// TestProbeTable: the human output groups the checks as the catalogue
+// does, gives each non-pass its reason, and ends with the summary line.
+func TestProbeTable(t *testing.T) {
+	s := startServe(t)
+	stdout, _, _ := rawmcp(t, "probe", "-url", s.url, "-token", probeAlice, "-only", "PV,SE-07")
+	want := `Preflight
+  pass  PRE-01 The endpoint speaks MCP
+Protocol version
+  pass  PV-01  A past version refused
+  pass  PV-02  A future version refused on every method
+  pass  PV-03  A malformed version refused
+  info  PV-04  Missing header after init
+               answered 400 with JSON-RPC error -32000: the server requires the header
+  pass  PV-05  Negotiation answers a supported version
+Sessions
+  skip  SE-07  A session is bound to its principal
+               needs -token2
+probe: 5 pass, 0 fail, 0 warn, 1 skip, 0 error, 1 info (MUST failed: none)
+`
+	if diff := cmp.Diff(want, stdout); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestProbeList: -list prints the catalogue without touching the
+// network; with -only, each check's help.
+func TestProbeList(t *testing.T) {
+	stdout, _, code := rawmcp(t, "probe", "-list")
+	if code != exitOK {
+		t.Fatalf("exit status %d", code)
+	}
+	row := regexp.MustCompile(`(?m)^  [A-Z]+-[0-9]{2} +(MUST|SHOULD|H|info) +\S+ +\S`)
+	if n := len(row.FindAllString(stdout, -1)); n != len(probe.Catalogue()) {
+		t.Errorf("%d check lines, want %d:\n%s", n, len(probe.Catalogue()), stdout)
+	}
+	stdout, _, _ = rawmcp(t, "probe", "-list", "-only", "AU-05")
+	for _, want := range []string{"AU-05  MUST   T     A token in the query is not accepted", "rule: A-19", "decoy"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("-list -only AU-05 lacks %q:\n%s", want, stdout)
+		}
+	}
+}
+
+// TestProbeHelp: rawmcp help probe lists the flags and the groups.
+func TestProbeHelp(t *testing.T) {
+	_, stderr, code := rawmcp(t, "help", "probe")
+	if code != exitOK {
+		t.Fatalf("exit status %d", code)
+	}
+	for _, want := range []string{"-url", "-token", "-token2", "-tokens", "-only", "-skip", "-strict", "-require-all", "-json", "-html", "-trace", "-timeout", "-list"} {
+		if !strings.Contains(stderr, "  "+want+" ") && !strings.Contains(stderr, "  "+want+"\n") {
+			t.Errorf("help lacks the flag %s", want)
+		}
+	}
+	for _, g := range probe.Groups {
+		if !strings.Contains(stderr, g.Title) {
+			t.Errorf("help lacks the group %q", g.Title)
+		}
+	}
+}
+
+// permissiveServer is an MCP endpoint that serves everything: every
+// request gets 200 and a result (an InitializeResult for initialize), on
+// any Host, Origin or version. It passes PRE-01 and fails the rest.
+func permissiveServer(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			nc, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer nc.Close()
+				nc.SetDeadline(time.Now().Add(5 * time.Second))
+				buf := make([]byte, 64<<10)
+				n, _ := nc.Read(buf)
+				id := regexp.MustCompile(`"id":(\d+)`).FindSubmatch(buf[:n])
+				body := `{"jsonrpc":"2.0","id":1,"result":{}}`
+				if id != nil {
+					body = `{"jsonrpc":"2.0","id":` + string(id[1]) + `,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"yes","version":"1"}}}`
+				}
+				nc.Write([]byte("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: " +
+					itoa(len(body)) + "\r\n\r\n" + body))
+			}()
+		}
+	}()
+	return ln.Addr().String()
+}
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}
+
+// freePort returns an address where nothing listens.
+func freePort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return addr
+}

@@ -1,0 +1,45 @@
+// Package probe is rawmcp probe: the black-box check catalogue of
+// shared/probe/CHECKS.md (MCP 2025-11-25 Streamable HTTP, its
+// protected-resource boundary, and the HTTP/1.1 framing under them) run
+// against any MCP endpoint on loopback.
+//
+// Each check is a value (Check: id, group, level, source, rule.ID, needs,
+// help text) with a run function written against the raw client alone,
+// so the same check runs against rawmcp, an SDK server or anything else
+// that listens on 127.0.0.1. Run takes a Target and Options (tokens, a
+// subset by id or group, strictness) and returns a Report with every
+// check's verdict, reason and exchanges; WriteText, WriteJSON and
+// WriteHTML render it.
+//
+// How a run behaves:
+//   - PRE-01 runs first and gates the rest: no MCP endpoint, or a refused
+//     token, ends the run with ErrNotMCP.
+//   - The other checks run concurrently (4 at a time), each on fresh
+//     connections, within a budget of sessions held at once (6, under
+//     rawmcp serve's 8); SE-09, which fills the session table on purpose,
+//     runs alone after them; EH-02 and then EH-01, which scan every
+//     response of the run, run last.
+//   - Every session a check causes, even one the target should have
+//     refused to open, is deleted when the check ends.
+//   - Every exchange and the whole check are bounded in time; a read of an
+//     event stream stops at what the check needs or after 2 s.
+//   - A verdict never rests on an answer that did not serve the request:
+//     a 401 to the run's valid token, a 429 or 503, or no answer is an
+//     error, never a pass.
+//   - The token goes only to the endpoint's path, never to the metadata
+//     paths, and never into a query (AU-05 sends a decoy there). Reports
+//     and traces show tokens and session ids as correlation ids
+//     (client.Correlate), the ids a rawmcp server log prints.
+//
+// Not supported:
+//   - Targets off loopback, TLS, HTTP/2, proxies: the probe dials the
+//     URL's loopback address and nothing else, so what sits behind a proxy
+//     (or the address a server binds) is invisible to it.
+//   - Revocation, token expiry mid-session and other checks that need a
+//     hook into the authorization server.
+//   - Server-initiated requests (sampling, elicitation), tools/call,
+//     resources/read and subscriptions: the catalogue is about the
+//     transport and its boundary, not the features behind it.
+//   - Sessionless (stateless) servers are probed, but the session checks
+//     skip on them.
+package probe

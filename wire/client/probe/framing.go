@@ -1,0 +1,247 @@
+package probe
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"rawmcp/wire/client"
+)
+
+// closeWindow is how long a framing check waits, after the answer, for
+// the server to close the connection or send what it should not.
+const closeWindow = 2 * time.Second
+
+// answersBehind reports bytes after an answer that are a second response:
+// the server read on and answered a request it should never have seen.
+func answersBehind(extra []byte) bool { return bytes.HasPrefix(extra, []byte("HTTP/")) }
+
+// behind is a request whose answer must never come: its path exists on
+// no server, so any answer at all proves it was parsed.
+func (t *checkRun) behind() string {
+	return "GET /rawmcp-probe-behind HTTP/1.1\r\nHost: " + t.p.target.Host + "\r\n\r\n"
+}
+
+// bigBody is LF-01's body: a ping padded to 8 MiB, far over any JSON-RPC
+// message an MCP server needs to read.
+const bigBody = 8 << 20
+
+// LF-01: an 8 MiB body is refused by its size (413) or the connection is
+// closed before the body is read.
+func runLF01(t *checkRun) outcome {
+	s, o := t.openAny()
+	if o != nil {
+		return *o
+	}
+	id := strconv.FormatInt(newID(), 10)
+	prefix, suffix := `{"jsonrpc":"2.0","id":`+id+`,"method":"ping","params":{"pad":"`, `"}}`
+	body := make([]byte, 0, bigBody)
+	body = append(body, prefix...)
+	body = append(body, bytes.Repeat([]byte("x"), bigBody-len(prefix)-len(suffix))...)
+	body = append(body, suffix...)
+	raw := t.request("POST", s, body).Bytes()
+	r, f := t.feed("ping with an 8 MiB body", raw, 64<<10, 0, 10*time.Second)
+	r.close()
+	all := f.Written == len(raw)
+	switch {
+	case f.Stream != nil && r.status() == 413:
+		return t.pass("answered 413 after %d of %d bytes", f.Written, len(raw))
+	case f.Stream != nil && is4xx(r.status()) && !all:
+		return t.pass("answered %d before the body was read (%d of %d bytes)", r.status(), f.Written, len(raw))
+	case f.Stream != nil && is2xx(r.status()):
+		return t.unmet("read and served an 8 MiB body: %s", r.describe())
+	case f.Stream != nil:
+		return t.unmet("%s after reading the whole 8 MiB body, not 413", r.describe())
+	case f.Err == client.ErrClosed && !all:
+		return t.pass("closed the connection after %d of %d bytes", f.Written, len(raw))
+	case f.Err == client.ErrClosed:
+		return t.unmet("took the whole 8 MiB, then closed without an answer: no sign of a limit")
+	}
+	return t.unmet("neither refused nor closed within 10 s of an 8 MiB body (%d bytes taken)", f.Written)
+}
+
+// LF-02: Content-Length and Transfer-Encoding together never let a
+// request through behind the body: the classic CL.TE smuggle. A server
+// framing by TE reads an empty chunked body and then the request behind
+// it; one framing by CL reads it as body.
+func runLF02(t *checkRun) outcome {
+	chunked := "0\r\n\r\n" + t.behind()
+	req := t.request("POST", nil, nil)
+	req = edit(req, set("Content-Length", strconv.Itoa(len(chunked))), set("Transfer-Encoding", "chunked"))
+	raw := append(req.Bytes(), chunked...)
+	r := t.sendKeep("POST with Content-Length and Transfer-Encoding, a request behind the body", raw, toEnd, 0)
+	if r.resp == nil {
+		r.close()
+		if r.err == client.ErrClosed {
+			return t.pass("closed the connection without answering")
+		}
+		return t.broken("%s", r.describe())
+	}
+	closed, extra := t.waitClose(r, closeWindow)
+	switch {
+	case answersBehind(extra):
+		return t.unmet("answered the request smuggled behind the body")
+	case !closed:
+		return t.unmet("answered %d and kept the connection open: after Content-Length with Transfer-Encoding it must close (RFC 9112 §6.1)", r.status())
+	case is2xx(r.status()):
+		return t.unmetAt(Should, "answered %d, framing by Transfer-Encoding alone, then closed; refusing (400) is safer", r.status())
+	}
+	return t.pass("answered %d and closed; the request behind was never answered", r.status())
+}
+
+// LF-03: two different Content-Length values are unrecoverable: 400, then
+// close.
+func runLF03(t *checkRun) outcome {
+	req := t.request("POST", nil, nil)
+	req.Header = append(req.Header, [2]string{"Content-Length", "2"}, [2]string{"Content-Length", "3"})
+	raw := append(req.Bytes(), "{} "...)
+	r := t.sendKeep("POST with Content-Length: 2 and Content-Length: 3", raw, toEnd, 0)
+	if r.resp == nil {
+		r.close()
+		if r.err == client.ErrClosed {
+			return t.unmet("closed without the 400 (RFC 9112 §6.3)")
+		}
+		return t.broken("%s", r.describe())
+	}
+	closed, extra := t.waitClose(r, closeWindow)
+	switch {
+	case r.status() != 400:
+		return t.unmet("%s, not 400", r.describe())
+	case answersBehind(extra):
+		return t.unmet("answered 400, then answered again on the same connection")
+	case !closed:
+		return t.unmet("answered 400 but kept the connection open (RFC 9112 §6.3)")
+	}
+	return t.pass("answered 400 and closed")
+}
+
+// refusedHead judges a request whose head is malformed or oversized: the
+// answer must refuse it (4xx; precise is the best status) and, with
+// mustClose, the connection must close.
+func (t *checkRun) refusedHead(r *reply, precise int, mustClose bool, what string) outcome {
+	if r.resp == nil {
+		r.close()
+		if r.err == client.ErrClosed {
+			return t.pass("closed the connection without answering")
+		}
+		return t.broken("%s", r.describe())
+	}
+	closed := true
+	if mustClose {
+		closed, _ = t.waitClose(r, closeWindow)
+	}
+	r.close()
+	switch st := r.status(); {
+	case is2xx(st):
+		return t.unmet("%s: %s", r.describe(), what)
+	case !is4xx(st):
+		return t.unmet("%s, not a 4xx refusal", r.describe())
+	case !closed:
+		return t.unmet("answered %d but kept the connection open", st)
+	case st != precise:
+		return t.pass("answered %d (%d is the precise status)", st, precise)
+	}
+	return t.pass("answered %d", r.status())
+}
+
+// LF-04: a folded header line (obs-fold) is refused, not unfolded.
+func runLF04(t *checkRun) outcome {
+	req, _ := t.initialize(set("X-Probe-Folded", "a\r\n b"))
+	r := t.sendKeep("initialize with a folded header line", req.Bytes(), toResponse, 0)
+	return t.refusedHead(r, 400, false, "the folded line was taken as part of the header and the request served")
+}
+
+// LF-05: line ends of LF alone are refused. RFC 9112 §2.2 lets a server
+// accept them, so a served request is a warn even with -strict.
+func runLF05(t *checkRun) outcome {
+	req, _ := t.initialize()
+	raw := bytes.ReplaceAll(req.Bytes(), []byte("\r\n"), []byte("\n"))
+	r := t.sendKeep("initialize with bare LF line ends", raw, toResponse, 0)
+	if is2xx(r.status()) {
+		r.close()
+		return t.unmetAt(Should, "%s with bare LF line ends (RFC 9112 §2.2 allows it; a stricter parser refuses)", r.describe())
+	}
+	return t.refusedHead(r, 400, false, "")
+}
+
+// floodFields and floodBytes are LF-06's two floods: more field lines than
+// any client sends, and a header section far over the 8-16 KiB common
+// servers allow.
+const (
+	floodFields = 200
+	floodBytes  = 64 << 10
+)
+
+// LF-06: too many header fields, and too large a header section, get 431
+// (or 400) and a close.
+func runLF06(t *checkRun) outcome {
+	many, _ := t.initialize()
+	for i := range floodFields {
+		many.Header = append(many.Header, [2]string{fmt.Sprintf("X-Probe-%03d", i), "v"})
+	}
+	big, _ := t.initialize()
+	value := strings.Repeat("a", 1000)
+	for i := range floodBytes / 1024 {
+		big.Header = append(big.Header, [2]string{fmt.Sprintf("X-Probe-Big-%02d", i), value})
+	}
+	for _, x := range []struct {
+		what string
+		raw  []byte
+	}{{strconv.Itoa(floodFields) + " header fields", many.Bytes()}, {"a 64 KiB header section", big.Bytes()}} {
+		r, _ := t.feed("initialize with "+x.what, x.raw, len(x.raw), 0, t.p.timeout())
+		if o := t.refusedHead(r, 431, true, "served"); o.verdict != Pass {
+			o.reason = x.what + ": " + o.reason
+			return o
+		}
+	}
+	return t.pass("both floods refused, and the connection closed")
+}
+
+// Slowloris: LF-07 sends a head a byte at a time and waits this long for
+// the server to give up on it.
+const (
+	trickleEvery = 300 * time.Millisecond
+	trickleLimit = 10 * time.Second
+)
+
+// LF-07: a head trickled in a byte at a time is cut off: one connection
+// per 300 ms byte would otherwise hold a server's slot forever.
+func runLF07(t *checkRun) outcome {
+	req, _ := t.initialize()
+	r, f := t.feed("initialize, one byte every 300 ms", req.Bytes(), 1, trickleEvery, trickleLimit)
+	r.close()
+	switch {
+	case f.Stream != nil:
+		return t.pass("answered %d after %s (%d bytes in)", r.status(), f.Elapsed.Round(100*time.Millisecond), f.Written)
+	case f.Err == client.ErrClosed:
+		return t.pass("closed after %s (%d bytes in)", f.Elapsed.Round(100*time.Millisecond), f.Written)
+	}
+	return t.unmet("still open after %s with %d bytes of a head", trickleLimit, f.Written)
+}
+
+// LF-08: a POST refused before its body is read (here by Accept) must not
+// leave the body to be parsed as the next request: the server reads it or
+// closes the connection.
+func runLF08(t *checkRun) outcome {
+	body := []byte(t.behind())
+	req := edit(t.request("POST", nil, body), set("Accept", "text/html"))
+	r := t.sendKeep("POST refused by Accept, whose body is a request", req.Bytes(), toEnd, 0)
+	if r.resp == nil {
+		r.close()
+		if r.err == client.ErrClosed {
+			return t.pass("closed the connection without answering")
+		}
+		return t.broken("%s", r.describe())
+	}
+	if is2xx(r.status()) {
+		r.close()
+		return t.broken("the POST was not refused (%s): the check needs a refusal that leaves the body unread", r.describe())
+	}
+	_, extra := t.waitClose(r, closeWindow)
+	if answersBehind(extra) {
+		return t.unmet("answered %d, then answered the request inside the unread body", r.status())
+	}
+	return t.pass("answered %d; the body was never parsed as a request", r.status())
+}

@@ -1,0 +1,172 @@
+package probe
+
+import (
+	"bytes"
+	"mime"
+	"sort"
+	"strconv"
+	"strings"
+
+	"rawmcp/wire/client"
+)
+
+// EH-01: nothing the client sent comes back. EH-01 sends a marker in
+// each place a server is known to echo from (Host, Origin, the version
+// and session headers, the token, the query, a header name, the JSON
+// body), then scans every response of the run, its own and every other
+// check's, for a marker or any of the run's real tokens.
+func runEH01(t *checkRun) outcome {
+	s, o := t.openAny()
+	if o != nil {
+		return *o
+	}
+	m := t.p.markers
+	init := func(edits ...fieldEdit) []byte {
+		req, _ := t.initialize(edits...)
+		return req.Bytes()
+	}
+	pingWith := func(edits ...fieldEdit) []byte {
+		body, _ := rpc("ping", "")
+		return edit(t.request("POST", s, body), edits...).Bytes()
+	}
+	query, _ := t.initialize()
+	query.Path += "?" + m.query + "=" + m.query
+	unknown, _ := rpc(m.body, "")
+	for _, x := range []struct {
+		where string
+		raw   []byte
+	}{
+		{"Host", init(set("Host", m.host+".invalid"))},
+		{"Origin", init(set("Origin", "http://"+m.origin+".invalid"))},
+		{"MCP-Protocol-Version", pingWith(set("MCP-Protocol-Version", m.version))},
+		{"Mcp-Session-Id", pingWith(set("Mcp-Session-Id", m.session))},
+		{"the token", init(set("Authorization", "Bearer "+m.token))},
+		{"the query", query.Bytes()},
+		{"a header name", pingWith(set("X-"+m.name, "1"))},
+		{"the JSON body", t.request("POST", s, unknown).Bytes()},
+	} {
+		t.send("a marker in "+x.where, x.raw, toResponse, 0)
+	}
+
+	places := map[string]string{m.host: "the Host marker", m.origin: "the Origin marker", m.version: "the version marker",
+		m.session: "the session marker", m.token: "the token marker", m.query: "the query marker",
+		m.name: "the header-name marker", m.body: "the body marker"}
+	secrets := &client.Redactor{}
+	for _, tok := range t.p.tokens() {
+		secrets.AddToken(tok)
+	}
+	leaks := map[string][]string{} // what leaked → the checks it leaked in
+	scan := func(check string, exchanges []Exchange) {
+		for _, x := range exchanges {
+			for marker, what := range places {
+				if bytes.Contains(x.raw, []byte(marker)) {
+					leaks[what] = appendOnce(leaks[what], check)
+				}
+			}
+			for _, label := range secrets.Found(x.raw) {
+				leaks["the token "+label] = appendOnce(leaks["the token "+label], check)
+			}
+		}
+	}
+	for _, res := range t.p.earlier() {
+		scan(res.Check.ID, res.Exchanges)
+	}
+	scan(t.check.ID, t.exchanges)
+	if len(leaks) > 0 {
+		return t.unmet("echoed %s", describeLeaks(leaks))
+	}
+	return t.pass("no marker and no token in %s", plural(t.responsesScanned(), "response"))
+}
+
+func appendOnce(list []string, s string) []string {
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	return append(list, s)
+}
+
+// describeLeaks lists what leaked where, in a stable order.
+func describeLeaks(leaks map[string][]string) string {
+	var parts []string
+	for what, checks := range leaks {
+		parts = append(parts, what+" (in "+strings.Join(checks, ", ")+")")
+	}
+	sort.Strings(parts)
+	return joinAnd(parts)
+}
+
+// responsesScanned counts the responses of the run so far, this check's
+// included.
+func (t *checkRun) responsesScanned() int {
+	n := 0
+	for _, res := range t.p.earlier() {
+		for _, x := range res.Exchanges {
+			if x.resp != nil {
+				n++
+			}
+		}
+	}
+	for _, x := range t.exchanges {
+		if x.resp != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// EH-02: an error answer is never a document a browser would sniff into
+// HTML: its body is JSON, or it says nosniff. EH-02 makes three error
+// answers of its own (a method not served, broken JSON, a path that does
+// not exist) and judges every 4xx and 5xx of the run.
+func runEH02(t *checkRun) outcome {
+	t.send("PUT", t.request("PUT", nil, []byte("{}")).Bytes(), toHead, 0)
+	t.send("broken JSON", t.request("POST", nil, []byte(`{"jsonrpc":`)).Bytes(), toResponse, 0)
+	missing := "GET /rawmcp-probe-missing HTTP/1.1\r\nHost: " + t.p.target.Host + "\r\n\r\n"
+	t.send("GET a path that does not exist", []byte(missing), toEnd, 0)
+
+	var faults []string
+	judged := 0
+	judge := func(check string, exchanges []Exchange) {
+		for _, x := range exchanges {
+			if x.resp == nil || x.resp.Status < 400 || len(x.resp.Body) == 0 {
+				continue
+			}
+			judged++
+			if fault := sniffable(x); fault != "" && len(faults) < 5 {
+				faults = append(faults, check+" "+strconv.Itoa(x.resp.Status)+" "+fault)
+			}
+		}
+	}
+	for _, res := range t.p.earlier() {
+		judge(res.Check.ID, res.Exchanges)
+	}
+	judge(t.check.ID, t.exchanges)
+	if len(faults) > 0 {
+		return t.unmet("error bodies a browser may sniff: %s", joinAnd(faults))
+	}
+	return t.pass("%s with a body, each JSON or nosniff", plural(judged, "error answer"))
+}
+
+// sniffable says what is wrong with an error answer's type, "" if
+// nothing: HTML, or a type other than JSON without nosniff.
+func sniffable(x Exchange) string {
+	ct, _ := x.resp.Get("Content-Type")
+	mt, _, _ := mime.ParseMediaType(ct)
+	nosniff := false
+	for _, v := range x.resp.Values("X-Content-Type-Options") {
+		nosniff = nosniff || strings.EqualFold(strings.TrimSpace(v), "nosniff")
+	}
+	switch {
+	case mt == "text/html" || mt == "application/xhtml+xml":
+		return "is HTML"
+	case mt == "application/json" || strings.HasSuffix(mt, "+json"):
+		return ""
+	case nosniff:
+		return ""
+	case mt == "":
+		return "has no Content-Type and no nosniff"
+	}
+	return "is " + mt + " without nosniff"
+}

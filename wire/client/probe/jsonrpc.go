@@ -1,0 +1,246 @@
+package probe
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// unknownMethod is a method no server implements: every server must
+// answer it with a JSON-RPC error, -32601 (T-66).
+const unknownMethod = "rawmcp-probe/no-such-method"
+
+// postOn sends body on s and returns the reply.
+func (t *checkRun) postOn(step string, s *session, body []byte, edits ...fieldEdit) *reply {
+	return t.send(step, edit(t.request("POST", s, body), edits...).Bytes(), toResponse, 0)
+}
+
+// JR-01: a batch is refused, whether or not the version header is there
+// (a server may check the version before the body, or after).
+func runJR01(t *checkRun) outcome {
+	s, o := t.openAny()
+	if o != nil {
+		return *o
+	}
+	a, _ := rpc("ping", "")
+	b, _ := rpc("ping", "")
+	batch := []byte("[" + string(a) + "," + string(b) + "]")
+	with := t.postOn("a batch of two pings", s, batch)
+	without := t.postOn("a batch of two pings, no MCP-Protocol-Version", s, batch, drop("MCP-Protocol-Version"))
+	for _, r := range []*reply{with, without} {
+		if o := t.unjudgeable(r); o != nil {
+			return *o
+		}
+		if r.status() != 400 {
+			return t.unmet("a batch %s, not 400: one JSON-RPC message per POST (Transports §2.1 item 3)", r.describe())
+		}
+	}
+	return t.pass("answered 400, with and without the version header")
+}
+
+// JR-02: a request id is never null.
+func runJR02(t *checkRun) outcome {
+	s, o := t.openAny()
+	if o != nil {
+		return *o
+	}
+	r := t.postOn(`ping with "id": null`, s, []byte(`{"jsonrpc":"2.0","id":null,"method":"ping"}`))
+	if o := t.unjudgeable(r); o != nil {
+		return *o
+	}
+	switch {
+	case r.status() == 400:
+		return t.pass("answered 400")
+	case r.isRPCError(0):
+		return t.pass("%s", r.describe())
+	}
+	return t.unmet("%s: a null id is no request id (Base §1.1)", r.describe())
+}
+
+// jr03Requests is how many requests JR-03 sends at once with the same id.
+const jr03Requests = 16
+
+// JR-03: requests reusing one id, sent at once, each get their own
+// answer: a server that routes answers by id alone hands one request's
+// answer to another.
+func runJR03(t *checkRun) outcome {
+	s, o := t.openAny()
+	if o != nil {
+		return *o
+	}
+	raws := make([][]byte, jr03Requests)
+	for i := range raws {
+		method := "ping"
+		if i%2 == 1 {
+			method = unknownMethod
+		}
+		raws[i] = t.request("POST", s, []byte(`{"jsonrpc":"2.0","id":1,"method":"`+method+`"}`)).Bytes()
+	}
+	replies := t.sendAll("request with id 1", raws)
+	crossed, refused := 0, 0
+	for i, r := range replies {
+		if r.resp == nil {
+			return t.broken("request %d %s", i+1, r.describe())
+		}
+		msgs := r.messages()
+		if len(msgs) == 0 || !is2xx(r.status()) {
+			refused++
+			continue
+		}
+		m := msgs[len(msgs)-1]
+		isPing := i%2 == 0
+		switch {
+		case string(m.ID) != "1" && string(m.ID) != "null":
+			crossed++
+		case isPing && m.Error != nil && m.Error.Code == -32601:
+			crossed++ // the unknown method's answer
+		case !isPing && m.Result != nil:
+			crossed++ // a ping's answer
+		case m.Error != nil && isPing:
+			refused++
+		}
+	}
+	switch {
+	case crossed > 0:
+		return t.unmet("%d of %d answers belonged to another request with the same id", crossed, jr03Requests)
+	case refused == jr03Requests:
+		return t.pass("refused all %d (reused ids refused), so none crossed", jr03Requests)
+	case refused > 0:
+		return t.pass("every answer belonged to its own request (%d refused)", refused)
+	}
+	return t.pass("all %d answers belonged to their own request", jr03Requests)
+}
+
+// JR-04: a member called "Method" is not "method" (GHSA-wvj2-96wp-fq3f:
+// a case-insensitive decoder ran requests a filter had not seen).
+func runJR04(t *checkRun) outcome {
+	s, o := t.openAny()
+	if o != nil {
+		return *o
+	}
+	id := newID()
+	r := t.postOn(`a request spelling its method member "Method"`, s, []byte(`{"jsonrpc":"2.0","id":`+strconv.FormatInt(id, 10)+`,"Method":"ping"}`))
+	if o := t.unjudgeable(r); o != nil {
+		return *o
+	}
+	if r.isResult(id) {
+		return t.unmet(`ran "Method" as the method: member names must match exactly`)
+	}
+	return t.pass("not executed: %s", r.describe())
+}
+
+// JR-05: two method members are refused, not settled by "last wins".
+func runJR05(t *checkRun) outcome {
+	s, o := t.openAny()
+	if o != nil {
+		return *o
+	}
+	id := newID()
+	r := t.postOn("a request with two method members", s,
+		[]byte(`{"jsonrpc":"2.0","id":`+strconv.FormatInt(id, 10)+`,"method":"`+unknownMethod+`","method":"ping"}`))
+	if o := t.unjudgeable(r); o != nil {
+		return *o
+	}
+	switch {
+	case r.status() == 400:
+		return t.pass("answered 400")
+	case r.isResult(id):
+		return t.unmet("took the last of two method members and ran ping: a filter reading the first sees another request")
+	}
+	return t.unmet("%s: the duplicate was read, not refused (RFC 8259 §4)", r.describe())
+}
+
+// JR-06: a JSON-RPC response the server never asked for is accepted as a
+// notification is (202, no body) or refused, and never answered.
+func runJR06(t *checkRun) outcome {
+	s, o := t.openAny()
+	if o != nil {
+		return *o
+	}
+	r := t.postOn("an unsolicited response", s, []byte(`{"jsonrpc":"2.0","id":99,"result":{}}`))
+	if o := t.unjudgeable(r); o != nil {
+		return *o
+	}
+	switch {
+	case r.status() == 202 && len(r.resp.Body) == 0:
+		return t.pass("202, empty body")
+	case is4xx(r.status()):
+		return t.pass("answered %d", r.status())
+	}
+	return t.unmet("%s: a POSTed response gets 202 with no body, or a 4xx (Transports §2.1 item 4)", r.describe())
+}
+
+// deepNesting is JR-07's depth: far past any sane limit, and past the
+// stack of a recursive decoder without one.
+const deepNesting = 10000
+
+// JR-07: a document nested 10 000 deep is refused, and the server goes
+// on answering.
+func runJR07(t *checkRun) outcome {
+	s, o := t.openAny()
+	if o != nil {
+		return *o
+	}
+	body, _ := rpc("ping", `{"x":`+strings.Repeat("[", deepNesting)+strings.Repeat("]", deepNesting)+`}`)
+	r := t.postOn("ping with params nested 10 000 deep", s, body)
+	after, id := t.ping("ping: the server still answers", s)
+	switch {
+	case r.resp == nil:
+		return t.unmet("%s: the server broke on it", r.describe())
+	case r.status() == 401 && t.p.auth, r.status() == 429, r.status() == 503:
+		return *t.unjudgeable(r)
+	case is2xx(r.status()):
+		return t.unmet("%s: a 10 000-deep document was parsed and served", r.describe())
+	case !is4xx(r.status()):
+		return t.unmet("%s: the server broke on it", r.describe())
+	case !after.isResult(id):
+		return t.unmet("refused with %d, but then ping %s", r.status(), after.describe())
+	case r.status() == 413:
+		return t.pass("answered 413 (refused by size before parsing); the server still answers")
+	}
+	return t.pass("answered %d; the server still answers", r.status())
+}
+
+// JR-08: truncated JSON and invalid UTF-8 cannot be parsed: 400.
+func runJR08(t *checkRun) outcome {
+	s, o := t.openAny()
+	if o != nil {
+		return *o
+	}
+	id := strconv.FormatInt(newID(), 10)
+	truncated := t.postOn("truncated JSON", s, []byte(`{"jsonrpc":"2.0","id":`+id+`,"method":"pi`))
+	invalid := t.postOn("invalid UTF-8 in a string", s, []byte(`{"jsonrpc":"2.0","id":`+id+`,"method":"ping","params":{"x":"`+"\xff\xfe"+`"}}`))
+	var notes []string
+	for _, x := range []struct {
+		what string
+		r    *reply
+	}{{"truncated JSON", truncated}, {"invalid UTF-8", invalid}} {
+		if o := t.unjudgeable(x.r); o != nil {
+			return *o
+		}
+		if x.r.status() != 400 {
+			return t.unmet("%s %s, not 400", x.what, x.r.describe())
+		}
+		if !hasCode(x.r, -32700) {
+			notes = append(notes, x.what+" without -32700")
+		}
+	}
+	if len(notes) > 0 {
+		return t.pass("both answered 400 (%s)", joinAnd(notes))
+	}
+	return t.pass("both answered 400 with -32700")
+}
+
+// hasCode reports a JSON-RPC error with code in the answer.
+func hasCode(r *reply, code int) bool {
+	var m message
+	if json.Unmarshal(r.resp.Body, &m) == nil && m.Error != nil && m.Error.Code == code {
+		return true
+	}
+	for _, m := range r.messages() {
+		if m.Error != nil && m.Error.Code == code {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,154 @@
+package probe
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// PRE-01: the endpoint speaks MCP. It also learns what the other checks
+// build on: the negotiated version, whether sessions are issued, whether
+// a request without a token is refused, and which list methods the
+// server declares.
+func runPRE01(t *checkRun) outcome {
+	p := t.p
+	req, id := t.initialize()
+	r := t.send("initialize", req.Bytes(), toResponse, 0)
+	switch {
+	case r.resp == nil:
+		return t.broken("no MCP endpoint at %s: initialize %s", p.target.URL, r.describe())
+	case r.status() == 401 && p.opts.Token != "":
+		return t.broken("the token was refused: initialize answered 401")
+	case r.status() == 401:
+		return t.broken("the target requires a token (initialize answered 401): give -token")
+	case !r.isResult(id):
+		return t.broken("no MCP endpoint at %s: initialize %s, not an InitializeResult", p.target.URL, r.describe())
+	}
+	m, _ := r.response(id)
+	var result struct {
+		ProtocolVersion string          `json:"protocolVersion"`
+		Capabilities    json.RawMessage `json:"capabilities"`
+		ServerInfo      json.RawMessage `json:"serverInfo"`
+	}
+	var info struct {
+		Name    *string `json:"name"`
+		Version *string `json:"version"`
+	}
+	var caps map[string]json.RawMessage
+	if json.Unmarshal(m.Result, &result) != nil || !visibleASCII(result.ProtocolVersion) ||
+		json.Unmarshal(result.Capabilities, &caps) != nil || caps == nil ||
+		json.Unmarshal(result.ServerInfo, &info) != nil || info.Name == nil || info.Version == nil {
+		return t.broken("initialize answered a result without protocolVersion, capabilities and serverInfo{name, version} (Lifecycle §1.1): not an InitializeResult")
+	}
+	p.version, p.server, p.sampleID = result.ProtocolVersion, result.ServerInfo, r.header("Mcp-Session-Id")
+	for _, kind := range []string{"resources", "tools", "prompts"} {
+		if _, ok := caps[kind]; ok {
+			p.listMethods = append(p.listMethods, kind+"/list")
+		}
+	}
+	t.initialized(t.issued(r, p.authorization()))
+
+	p.auth = true
+	if p.opts.Token != "" {
+		// Does the target refuse a request without a token? The AU checks
+		// skip on a target that serves without one.
+		bare, id := t.initialize(drop("Authorization"))
+		p.auth = !t.send("initialize without a token", bare.Bytes(), toResponse, 0).isResult(id)
+	} else {
+		p.auth = false
+	}
+	sessions := "issues session ids"
+	if p.sampleID == "" {
+		sessions = "issues no session ids"
+	}
+	auth := "refuses requests without a token"
+	if !p.auth {
+		auth = "serves requests without a token"
+	}
+	return t.pass("%s %s speaks MCP %s; it %s and %s", quoteInfo(*info.Name), quoteInfo(*info.Version), p.version, sessions, auth)
+}
+
+// quoteInfo bounds a server-chosen string for a reason line.
+func quoteInfo(s string) string {
+	if len(s) > 40 {
+		s = s[:40] + "…"
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+// PRE-02: session ids are well formed (MUST) and unguessable (hardening).
+func runPRE02(t *checkRun) outcome {
+	if t.p.sampleID == "" {
+		return t.skip("the target issues no session ids")
+	}
+	var ids []string
+	for range idSamples {
+		s, o := t.open(t.p.authorization(), true)
+		if o != nil {
+			if len(ids) >= 2 {
+				break
+			}
+			return *o
+		}
+		if s.id == "" {
+			return t.broken("an initialize issued no session id")
+		}
+		ids = append(ids, s.id)
+		t.end(s)
+	}
+	a := analyzeIDs(ids)
+	switch {
+	case a.badID >= 0:
+		return t.unmet("session id %d holds byte 0x%02x at offset %d: only visible ASCII 0x21-0x7E is allowed (Transports §2.5 item 1)",
+			a.badID+1, a.badByte, a.badOffset)
+	case a.duplicate:
+		return t.unmetAt(Hardening, "two of %d session ids were equal", len(ids))
+	case a.sequence:
+		return t.unmetAt(Hardening, "the %d session ids count up as numbers: the next one can be guessed", len(ids))
+	case a.bits < minEntropyBits:
+		return t.unmetAt(Hardening, "the %d session ids vary in %d of %d characters of a %s alphabet: about %.0f bits, below %d (OWASP ASVS V3.2.2)",
+			len(ids), a.varying, a.length, a.alphabet, a.bits, minEntropyBits)
+	}
+	return t.pass("%d session ids of %d %s characters vary in %d: about %.0f bits", len(ids), a.length, a.alphabet, a.varying, a.bits)
+}
+
+// idSamples is how many sessions PRE-02 opens (one at a time, each
+// deleted at once): enough for a character that never varies to stand
+// out, few enough for a small session table.
+const idSamples = 6
+
+// minEntropyBits is OWASP ASVS V3.2.2's floor for session tokens.
+const minEntropyBits = 64
+
+// end deletes s now.
+func (t *checkRun) end(s *session) *reply {
+	return t.send("end the session: DELETE", t.request("DELETE", s, nil).Bytes(), toHead, 0)
+}
+
+// skipWithoutAuth is the outcome of an authorization check on a target
+// that serves requests without a token.
+func (t *checkRun) skipWithoutAuth() (outcome, bool) {
+	if t.p.auth {
+		return outcome{}, false
+	}
+	return t.skip("the target serves requests without a token: no authorization to check"), true
+}
+
+// plural is "1 x" or "n xs".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// joinAnd lists parts as "a, b and c".
+func joinAnd(parts []string) string {
+	switch len(parts) {
+	case 0:
+		return ""
+	case 1:
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+}

@@ -1,0 +1,115 @@
+package probe
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// WriteText writes the human table: the checks grouped as in the
+// catalogue, one line each (verdict, id, what must hold), the reason
+// under every one that did not pass, then the summary line.
+//
+//	Host and Origin (DNS rebinding, browsers)
+//	  pass  HO-01  Foreign Host refused
+//	  fail  HO-02  Foreign Origin refused
+//	               answered 200 application/json with a result for Origin: http://evil.example: ...
+func (r *Report) WriteText(w io.Writer) error {
+	var b strings.Builder
+	for _, g := range Groups {
+		first := true
+		for _, res := range r.Results {
+			if res.Check.Group != g.Code {
+				continue
+			}
+			if first {
+				b.WriteString(g.Title + "\n")
+				first = false
+			}
+			fmt.Fprintf(&b, "  %-5s %-6s %s\n", res.Verdict, res.Check.ID, res.Check.Line)
+			if res.Verdict != Pass && res.Reason != "" {
+				b.WriteString("               " + printable(res.Reason) + "\n")
+			}
+		}
+	}
+	b.WriteString(r.Summary() + "\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// Summary is the last line of the text report:
+//
+//	probe: 57 pass, 1 fail, 1 warn, 0 skip, 0 error, 1 info (MUST failed: HO-02)
+func (r *Report) Summary() string {
+	c := r.Counts()
+	failed := "none"
+	if ids := r.MustIDs(Fail); len(ids) > 0 {
+		failed = strings.Join(ids, ", ")
+	}
+	return fmt.Sprintf("probe: %d pass, %d fail, %d warn, %d skip, %d error, %d info (MUST failed: %s)",
+		c[Pass], c[Fail], c[Warn], c[Skip], c[Error], c[Info], failed)
+}
+
+// printable keeps a reason on one line: control bytes become spaces.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// jsonReport is the -json document; the member names are the contract.
+type jsonReport struct {
+	Target          string          `json:"target"`
+	Server          json.RawMessage `json:"server"`
+	ProtocolVersion string          `json:"protocol_version"`
+	Started         string          `json:"started"`
+	DurationMS      int64           `json:"duration_ms"`
+	Checks          []jsonCheck     `json:"checks"`
+	Counts          map[Verdict]int `json:"counts"`
+}
+
+type jsonCheck struct {
+	ID        string     `json:"id"`
+	Group     string     `json:"group"`
+	Level     Level      `json:"level"`
+	Source    string     `json:"source"`
+	Rule      string     `json:"rule"`
+	Verdict   Verdict    `json:"verdict"`
+	Reason    string     `json:"reason"`
+	Exchanges []Exchange `json:"exchanges"`
+}
+
+// WriteJSON writes the report as one JSON document.
+func (r *Report) WriteJSON(w io.Writer) error {
+	doc := jsonReport{
+		Target:          r.Target,
+		Server:          r.Server,
+		ProtocolVersion: r.ProtocolVersion,
+		Started:         r.Started.UTC().Format(time.RFC3339),
+		DurationMS:      r.Duration.Milliseconds(),
+		Checks:          []jsonCheck{},
+		Counts:          r.Counts(),
+	}
+	if !json.Valid(doc.Server) {
+		doc.Server = json.RawMessage("null")
+	}
+	for _, res := range r.Results {
+		exchanges := res.Exchanges
+		if exchanges == nil {
+			exchanges = []Exchange{}
+		}
+		doc.Checks = append(doc.Checks, jsonCheck{
+			ID: res.Check.ID, Group: res.Check.Group, Level: res.Check.Level, Source: res.Check.Source,
+			Rule: string(res.Check.Rule), Verdict: res.Verdict, Reason: res.Reason, Exchanges: exchanges,
+		})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(doc)
+}

@@ -1,0 +1,339 @@
+package probe
+
+import (
+	"encoding/json"
+	"mime"
+	"strconv"
+	"strings"
+
+	"rawmcp/sseframe"
+	"rawmcp/wire/client"
+)
+
+// protocolVersion is the MCP revision the probe speaks.
+const protocolVersion = "2025-11-25"
+
+// releasedVersions are the MCP revisions a server may answer with when it
+// does not support the one proposed (Lifecycle §1.1.1).
+var releasedVersions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}
+
+// session is one MCP session the target issued.
+type session struct {
+	id            string // "" when the target issues none
+	version       string // for MCP-Protocol-Version
+	authorization string // the Authorization value that opened it ("" for none)
+	ended         bool
+	init          *reply
+}
+
+// fieldEdit changes a request's header fields.
+type fieldEdit func(h [][2]string) [][2]string
+
+// set replaces every field called name with one of value, or adds it.
+func set(name, value string) fieldEdit {
+	return func(h [][2]string) [][2]string {
+		out := drop(name)(h)
+		return append(out, [2]string{name, value})
+	}
+}
+
+// drop removes every field called name.
+func drop(name string) fieldEdit {
+	return func(h [][2]string) [][2]string {
+		var out [][2]string
+		for _, f := range h {
+			if !strings.EqualFold(f[0], name) {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+}
+
+// edit applies edits to r's header fields, in order.
+func edit(r client.Request, edits ...fieldEdit) client.Request {
+	for _, e := range edits {
+		r.Header = e(r.Header)
+	}
+	return r
+}
+
+// request builds a well-formed request to the endpoint: Host, the token
+// (the run's, or the one that opened s), and for a session its id and
+// version; a POST body gets Accept and Content-Type as a client MUST send
+// them (Transports §2.1 item 2), a GET Accept: text/event-stream.
+func (t *checkRun) request(method string, s *session, body []byte) client.Request {
+	h := [][2]string{{"Host", t.p.target.Host}}
+	auth := t.p.authorization()
+	if s != nil {
+		auth = s.authorization
+	}
+	if auth != "" {
+		h = append(h, [2]string{"Authorization", auth})
+	}
+	switch method {
+	case "POST":
+		h = append(h, [2]string{"Accept", "application/json, text/event-stream"}, [2]string{"Content-Type", "application/json"})
+	case "GET":
+		h = append(h, [2]string{"Accept", "text/event-stream"})
+	}
+	if s != nil && s.id != "" {
+		h = append(h, [2]string{"Mcp-Session-Id", s.id})
+	}
+	if s != nil && s.version != "" {
+		h = append(h, [2]string{"MCP-Protocol-Version", s.version})
+	}
+	return client.Request{Method: method, Path: t.p.target.Path, Header: h, Body: body}
+}
+
+// rpc is a JSON-RPC request body with a fresh id.
+func rpc(method, params string) (body []byte, id int64) {
+	id = newID()
+	b := `{"jsonrpc":"2.0","id":` + strconv.FormatInt(id, 10) + `,"method":"` + method + `"`
+	if params != "" {
+		b += `,"params":` + params
+	}
+	return []byte(b + "}"), id
+}
+
+// initializeBody proposes version.
+func initializeBody(version string) ([]byte, int64) {
+	return rpc("initialize", `{"protocolVersion":"`+version+`","capabilities":{},"clientInfo":{"name":"rawmcp-probe","version":"`+client.Version+`"}}`)
+}
+
+// initialize is an initialize request with the run's token (or auth, if
+// given: "" for none).
+func (t *checkRun) initialize(edits ...fieldEdit) (client.Request, int64) {
+	body, id := initializeBody(protocolVersion)
+	return edit(t.request("POST", nil, body), edits...), id
+}
+
+// open initializes a session with authorization (the Authorization value,
+// "" for none) and sends notifications/initialized; bare leaves the
+// notification out. It fails with an error outcome when the target will
+// not open one, naming what it answered.
+func (t *checkRun) open(authorization string, bare bool) (*session, *outcome) {
+	req, id := t.initialize(withAuthorization(authorization))
+	r := t.send("open a session: initialize", req.Bytes(), toResponse, 0)
+	if !r.isResult(id) {
+		o := t.broken("could not open a session: initialize %s", r.describe())
+		return nil, &o
+	}
+	s := t.issued(r, authorization)
+	if bare {
+		return s, nil
+	}
+	if n := t.initialized(s); !is2xx(n.status()) {
+		o := t.broken("could not open a session: notifications/initialized %s", n.describe())
+		return nil, &o
+	}
+	return s, nil
+}
+
+// issued is the session an initialize answer opened: the one learn
+// registered for its Mcp-Session-Id (so a DELETE that ends it is seen), or
+// a sessionless one for a target that issues no ids.
+func (t *checkRun) issued(r *reply, authorization string) *session {
+	if id := r.header("Mcp-Session-Id"); id != "" {
+		for _, s := range t.created {
+			if s.id == id {
+				return s
+			}
+		}
+	}
+	version := negotiatedVersion(r)
+	if version == "" {
+		version = protocolVersion
+	}
+	return &session{version: version, authorization: authorization, init: r}
+}
+
+// withAuthorization sends authorization, or no Authorization for "".
+func withAuthorization(authorization string) fieldEdit {
+	if authorization == "" {
+		return drop("Authorization")
+	}
+	return set("Authorization", authorization)
+}
+
+// initialized sends notifications/initialized on s.
+func (t *checkRun) initialized(s *session) *reply {
+	body := []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return t.send("notifications/initialized", t.request("POST", s, body).Bytes(), toResponse, 0)
+}
+
+// openAny opens a session with the run's token; on a target that issues
+// no session ids it is a sessionless one, and the check goes on without.
+func (t *checkRun) openAny() (*session, *outcome) {
+	return t.open(t.p.authorization(), false)
+}
+
+// openSession opens a session with the run's token; a check about
+// sessions skips on a target that issues none.
+func (t *checkRun) openSession() (*session, *outcome) {
+	s, o := t.open(t.p.authorization(), false)
+	if o == nil && s.id == "" {
+		o := t.skip("the target issues no session ids (stateless): nothing to check")
+		return nil, &o
+	}
+	return s, o
+}
+
+// ping sends ping on s and reports the reply and its id.
+func (t *checkRun) ping(step string, s *session, edits ...fieldEdit) (*reply, int64) {
+	body, id := rpc("ping", "")
+	return t.send(step, edit(t.request("POST", s, body), edits...).Bytes(), toResponse, 0), id
+}
+
+// message is a JSON-RPC message as any server may write it, read
+// leniently (encoding/json): an error with "id": null is still an error.
+type message struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Result json.RawMessage `json:"result"`
+	Error  *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+func (m message) isResponse() bool { return m.Result != nil || m.Error != nil }
+
+// answers reports whether m is the response to the request with id.
+func (m message) answers(id int64) bool {
+	return m.isResponse() && string(m.ID) == strconv.FormatInt(id, 10)
+}
+
+// messagesIn reads the JSON-RPC messages of SSE events.
+func messagesIn(events []sseframe.Event) []message {
+	var out []message
+	for _, ev := range events {
+		var m message
+		if ev.Data != "" && json.Unmarshal([]byte(ev.Data), &m) == nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func (r *reply) status() int {
+	if r.resp == nil {
+		return 0
+	}
+	return r.resp.Status
+}
+
+func (r *reply) header(name string) string {
+	if r.resp == nil {
+		return ""
+	}
+	v, _ := r.resp.Get(name)
+	return v
+}
+
+func (r *reply) mediaType() string {
+	mt, _, _ := mime.ParseMediaType(r.header("Content-Type"))
+	return mt
+}
+
+func (r *reply) isSSE() bool { return r.mediaType() == "text/event-stream" }
+
+// events are the SSE events of an event-stream answer.
+func (r *reply) events() []sseframe.Event {
+	if !r.isSSE() {
+		return nil
+	}
+	return client.Events(r.resp.Body)
+}
+
+// messages are the JSON-RPC messages of the answer: the JSON body, or the
+// data of its events.
+func (r *reply) messages() []message {
+	switch {
+	case r.resp == nil:
+		return nil
+	case r.isSSE():
+		return messagesIn(r.events())
+	}
+	var m message
+	if json.Unmarshal(r.resp.Body, &m) != nil {
+		return nil
+	}
+	return []message{m}
+}
+
+// response is the message answering id, if the answer holds one.
+func (r *reply) response(id int64) (message, bool) {
+	for _, m := range r.messages() {
+		if m.answers(id) {
+			return m, true
+		}
+	}
+	return message{}, false
+}
+
+// isResult reports a 2xx answer carrying a result for id.
+func (r *reply) isResult(id int64) bool {
+	m, ok := r.response(id)
+	return r.status() >= 200 && r.status() < 300 && ok && m.Result != nil && m.Error == nil
+}
+
+// isRPCError reports an answer carrying a JSON-RPC error for id (or with
+// a null id, for a request the server could not read).
+func (r *reply) isRPCError(id int64) bool {
+	for _, m := range r.messages() {
+		if m.Error != nil && (m.answers(id) || string(m.ID) == "null" || m.ID == nil) {
+			return true
+		}
+	}
+	return false
+}
+
+// describe says in a few words what came back: "403", "200
+// (text/event-stream, a result)", "no answer: the connection closed".
+func (r *reply) describe() string {
+	if r.resp == nil {
+		return "got no answer (" + errText(r.err) + ")"
+	}
+	d := "answered " + strconv.Itoa(r.resp.Status)
+	if mt := r.mediaType(); mt != "" && r.resp.Status < 300 {
+		d += " " + mt
+	}
+	for _, m := range r.messages() {
+		switch {
+		case m.Error != nil:
+			return d + " with JSON-RPC error " + strconv.Itoa(m.Error.Code)
+		case m.Result != nil:
+			return d + " with a result"
+		}
+	}
+	return d
+}
+
+// negotiatedVersion is result.protocolVersion of an initialize answer.
+func negotiatedVersion(r *reply) string {
+	for _, m := range r.messages() {
+		var res struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		}
+		if m.Result != nil && json.Unmarshal(m.Result, &res) == nil && visibleASCII(res.ProtocolVersion) {
+			return res.ProtocolVersion
+		}
+	}
+	return ""
+}
+
+// visibleASCII reports non-empty VCHARs only (0x21-0x7E), fit to be sent
+// back in a header unchanged.
+func visibleASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x21 || s[i] > 0x7e {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// is2xx, is4xx classify a status.
+func is2xx(status int) bool { return status >= 200 && status < 300 }
+func is4xx(status int) bool { return status >= 400 && status < 500 }

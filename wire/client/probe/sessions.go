@@ -1,0 +1,296 @@
+package probe
+
+import (
+	"crypto/rand"
+	"strconv"
+	"strings"
+)
+
+// sessionRequest sends on s a request that only a session can serve: the
+// first list method the server declares. Ping is the fallback only: it is
+// allowed before initialization (Lifecycle §1.1), so a server may answer
+// it without any session.
+func (t *checkRun) sessionRequest(step string, s *session, edits ...fieldEdit) (*reply, int64) {
+	method := "ping"
+	if len(t.p.listMethods) > 0 {
+		method = t.p.listMethods[0]
+	}
+	body, id := rpc(method, "")
+	return t.postOn(step+": "+method, s, body, edits...), id
+}
+
+// SE-01: a request after initialize without Mcp-Session-Id gets 400, not
+// 404 (which a client takes for "session ended") and not an answer.
+func runSE01(t *checkRun) outcome {
+	s, o := t.openSession()
+	if o != nil {
+		return *o
+	}
+	r, _ := t.sessionRequest("without Mcp-Session-Id", s, drop("Mcp-Session-Id"))
+	if o := t.unjudgeable(r); o != nil {
+		return *o
+	}
+	switch {
+	case r.status() == 400:
+		return t.pass("answered 400")
+	case is2xx(r.status()):
+		return t.unmet("%s without a session id, on a server that issues them", r.describe())
+	}
+	return t.unmet("answered %d: a missing session id gets 400 (Transports §2.5 item 2)", r.status())
+}
+
+// shapedLike returns a random id with the shape of id: each character
+// replaced by a random one of its class (digit, lower, upper), every other
+// character kept. A server that checks ids by shape cannot refuse it as
+// malformed; only a lookup can tell it is unknown.
+func shapedLike(id string) string {
+	const (
+		digits = "0123456789"
+		lower  = "abcdefghijklmnopqrstuvwxyz"
+		upper  = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	)
+	random := make([]byte, len(id))
+	rand.Read(random)
+	out := []byte(id)
+	for i, c := range out {
+		for _, class := range []string{digits, lower, upper} {
+			if strings.IndexByte(class, c) >= 0 {
+				out[i] = class[int(random[i])%len(class)]
+			}
+		}
+	}
+	return string(out)
+}
+
+// SE-02: an id shaped like the server's but never issued gets 404.
+func runSE02(t *checkRun) outcome {
+	s, o := t.openSession()
+	if o != nil {
+		return *o
+	}
+	forged := *s
+	forged.id = shapedLike(s.id)
+	r, _ := t.sessionRequest("with an unknown id shaped like an issued one", &forged)
+	if o := t.unjudgeable(r); o != nil {
+		return *o
+	}
+	switch {
+	case r.status() == 404:
+		return t.pass("answered 404")
+	case is2xx(r.status()):
+		return t.unmet("%s: the server does not validate session ids", r.describe())
+	}
+	return t.unmet("answered %d: an unknown session gets 404 (Transports §2.5 item 3)", r.status())
+}
+
+// SE-03: DELETE ends the session, or the server says it lets no client
+// end one (405).
+func runSE03(t *checkRun) outcome {
+	s, o := t.openSession()
+	if o != nil {
+		return *o
+	}
+	r := t.end(s)
+	if o := t.unjudgeable(r); o != nil {
+		return *o
+	}
+	switch st := r.status(); {
+	case is2xx(st):
+		return t.pass("answered %d", st)
+	case st == 405:
+		return t.pass("answered 405: clients may not end sessions here (SE-04 skips)")
+	}
+	return t.unmet("answered %d: DELETE ends the session (2xx) or is refused with 405 (Transports §2.5 item 5)", r.status())
+}
+
+// SE-04: an ended session stays ended, on POST and on GET.
+func runSE04(t *checkRun) outcome {
+	s, o := t.openSession()
+	if o != nil {
+		return *o
+	}
+	del := t.end(s)
+	if o := t.unjudgeable(del); o != nil {
+		return *o
+	}
+	switch {
+	case del.status() == 405:
+		return t.skip("DELETE answered 405: no client-ended session to check")
+	case !is2xx(del.status()):
+		return t.broken("DELETE %s: no ended session to check", del.describe())
+	}
+	post, _ := t.sessionRequest("on the ended session", s)
+	get := t.send("GET on the ended session", t.request("GET", s, nil).Bytes(), toHead, getWindow)
+	var faults []string
+	for _, x := range []struct {
+		method string
+		r      *reply
+	}{{"POST", post}, {"GET", get}} {
+		if o := t.unjudgeable(x.r); o != nil {
+			return *o
+		}
+		if st := x.r.status(); st != 404 && (st != 405 || x.method == "POST") {
+			faults = append(faults, x.method+" "+x.r.describe())
+		}
+	}
+	if len(faults) > 0 {
+		return t.unmet("after DELETE, %s, not 404", joinAnd(faults))
+	}
+	return t.pass("POST and GET answered 404 after DELETE")
+}
+
+// SE-05: before notifications/initialized the server serves no request
+// but ping. A refusal counts only if the same request is served once the
+// lifecycle is complete: otherwise it was refused for another reason.
+func runSE05(t *checkRun) outcome {
+	if len(t.p.listMethods) == 0 {
+		return t.skip("the server declares no resources, tools or prompts: no request but ping to send before initialized")
+	}
+	method := t.p.listMethods[0]
+	s, o := t.open(t.p.authorization(), true)
+	if o != nil {
+		return *o
+	}
+	body, id := rpc(method, "")
+	early := t.send(method+" before notifications/initialized", t.request("POST", s, body).Bytes(), toResponse, 0)
+	if o := t.unjudgeable(early); o != nil {
+		return *o
+	}
+	t.initialized(s)
+	body, id2 := rpc(method, "")
+	late := t.send(method+" after notifications/initialized", t.request("POST", s, body).Bytes(), toResponse, 0)
+	if !late.isResult(id2) {
+		return t.broken("%s %s even after notifications/initialized: a refusal before it proves nothing", method, late.describe())
+	}
+	if early.isResult(id) {
+		return t.unmet("served %s before notifications/initialized", method)
+	}
+	return t.pass("%s before notifications/initialized %s; served after it", method, early.describe())
+}
+
+// SE-06: a second initialize on a live session is refused.
+func runSE06(t *checkRun) outcome {
+	s, o := t.openSession()
+	if o != nil {
+		return *o
+	}
+	body, id := initializeBody(protocolVersion)
+	r := t.send("initialize on the live session", t.request("POST", s, body).Bytes(), toResponse, 0)
+	if o := t.unjudgeable(r); o != nil {
+		return *o
+	}
+	if r.isResult(id) {
+		if fresh := r.header("Mcp-Session-Id"); fresh != "" && fresh != s.id {
+			return t.unmet("served the initialize and opened another session: a request naming a session must not open a new one")
+		}
+		return t.unmet("served a second initialize on a live session")
+	}
+	return t.pass("%s", r.describe())
+}
+
+// SE-07: a session is bound to the principal that opened it: another
+// principal's valid token on it gets what an unknown id gets.
+func runSE07(t *checkRun) outcome {
+	s, o := t.openSession()
+	if o != nil {
+		return *o
+	}
+	other := *s
+	other.authorization = "Bearer " + t.p.opts.Token2
+	post, _ := t.sessionRequest("as the second principal", &other)
+	get := t.send("GET as the second principal", t.request("GET", &other, nil).Bytes(), toHead, getWindow)
+	del := t.send("DELETE as the second principal", t.request("DELETE", &other, nil).Bytes(), toHead, 0)
+	var faults, notes []string
+	for _, x := range []struct {
+		method string
+		r      *reply
+	}{{"POST", post}, {"GET", get}, {"DELETE", del}} {
+		if x.r.status() == 401 {
+			return t.broken("the second principal's token was refused (401 on %s): give a valid -token2", x.method)
+		}
+		if o := t.unjudgeable(x.r); o != nil {
+			return *o
+		}
+		switch st := x.r.status(); {
+		case st == 404:
+		case st == 403:
+			notes = append(notes, x.method+" answered 403, which tells the caller the session exists")
+		case st == 405 && x.method != "POST":
+			notes = append(notes, x.method+" answered 405 (not served at all)")
+		case is2xx(st):
+			faults = append(faults, x.method+" was served")
+		default:
+			faults = append(faults, x.method+" answered "+strconv.Itoa(st))
+		}
+	}
+	alive, id := t.ping("ping as the first principal: the session survives", s)
+	switch {
+	case len(faults) > 0:
+		return t.unmet("on the first principal's session, the second principal's %s", joinAnd(faults))
+	case !alive.isResult(id):
+		return t.unmet("the first principal's session did not survive the second's requests: ping %s", alive.describe())
+	case len(notes) > 0:
+		return t.pass("refused; %s; the session survives", joinAnd(notes))
+	}
+	return t.pass("POST, GET and DELETE answered 404; the session survives")
+}
+
+// SE-08: a session id without a token gets 401: the id is not a
+// credential.
+func runSE08(t *checkRun) outcome {
+	if o, skip := t.skipWithoutAuth(); skip {
+		return o
+	}
+	s, o := t.openSession()
+	if o != nil {
+		return *o
+	}
+	r, _ := t.ping("ping on the session without a token", s, drop("Authorization"))
+	switch {
+	case r.resp == nil:
+		return t.broken("%s", r.describe())
+	case r.status() == 401:
+		return t.pass("answered 401")
+	case is2xx(r.status()):
+		return t.unmet("%s: the session id alone was taken as proof of identity", r.describe())
+	}
+	return t.unmetAt(Should, "answered %d, not 401: the session was not taken as a credential, but the client is not told to authenticate", r.status())
+}
+
+// SE-09: sessions are capped or expire, so a client cannot exhaust the
+// server's memory by initializing in a loop.
+func runSE09(t *checkRun) outcome {
+	for i := 1; i <= sessionFlood; i++ {
+		req, id := t.initialize()
+		r := t.send("initialize "+strconv.Itoa(i)+" of up to "+strconv.Itoa(sessionFlood), req.Bytes(), toResponse, 0)
+		switch {
+		case r.status() == 503 || r.status() == 429:
+			return t.pass("initialize %d answered %d; every session opened was then deleted", i, r.status())
+		case !r.isResult(id):
+			return t.broken("initialize %d %s, neither a session nor a refusal", i, r.describe())
+		}
+		if name := expiryField(r); name != "" {
+			return t.pass("the initialize answer advertises the session's expiry (%s)", name)
+		}
+	}
+	return t.unmet("%d sessions opened at once, none refused, no expiry advertised", sessionFlood)
+}
+
+// sessionFlood is how many sessions SE-09 opens at most: rawmcp serve's
+// 64 requests in processing, far above any cap meant to protect memory.
+const sessionFlood = 64
+
+// expiryField names a field of an initialize answer that advertises the
+// session's lifetime: no standard one exists, so a field whose name speaks
+// of the session and of expiry or a TTL ("Mcp-Session-Expires"); a plain
+// Expires is about caching. A black-box probe cannot wait for a session
+// to expire; an advertised expiry is the evidence it can see.
+func expiryField(r *reply) string {
+	for _, h := range r.resp.Header {
+		name := strings.ToLower(h.Name)
+		if strings.Contains(name, "session") && (strings.Contains(name, "expir") || strings.Contains(name, "ttl")) {
+			return h.Name
+		}
+	}
+	return ""
+}

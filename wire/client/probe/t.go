@@ -1,0 +1,386 @@
+package probe
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"rawmcp/httpparse"
+	"rawmcp/wire/client"
+)
+
+// checkRun is one check's run: it sends the check's requests to the target,
+// records every exchange (redacted) for the report and the trace, and
+// deletes every session the check caused when it ends.
+type checkRun struct {
+	ctx   context.Context
+	p     *prober
+	check *Check
+
+	exchanges []Exchange
+	created   []*session // sessions the target issued during the check
+	trace     strings.Builder
+}
+
+// Exchange is one request and what came back, both redacted and bounded,
+// as the report keeps them.
+type Exchange struct {
+	Request  string `json:"request"`
+	Response string `json:"response"`
+
+	// raw and resp are the response as received, for the scans of EH-01
+	// and EH-02; they never leave the process.
+	raw  []byte
+	resp *httpparse.Response
+}
+
+// Bounds on what an exchange keeps: enough to show the evidence, not the
+// 8 MiB of LF-01 or the 64 KiB head of LF-06.
+const (
+	keepRequest  = 4 << 10
+	keepResponse = 16 << 10
+	scanResponse = 256 << 10
+)
+
+func (t *checkRun) pass(format string, args ...any) outcome {
+	return outcome{Pass, fmt.Sprintf(format, args...)}
+}
+
+// unmet is "not met" at the check's level.
+func (t *checkRun) unmet(format string, args ...any) outcome {
+	return t.unmetAt(t.check.Level, format, args...)
+}
+
+// unmetAt is "not met" at level l, for the part of a check that is at
+// another level than its main one.
+func (t *checkRun) unmetAt(l Level, format string, args ...any) outcome {
+	return outcome{verdictFor(l, t.p.opts.Strict), fmt.Sprintf(format, args...)}
+}
+
+func (t *checkRun) skip(format string, args ...any) outcome {
+	return outcome{Skip, fmt.Sprintf(format, args...)}
+}
+
+func (t *checkRun) broken(format string, args ...any) outcome {
+	return outcome{Error, fmt.Sprintf(format, args...)}
+}
+
+func (t *checkRun) info(format string, args ...any) outcome {
+	return outcome{Info, fmt.Sprintf(format, args...)}
+}
+
+// readUntil says when a response has been read far enough.
+type readUntil uint8
+
+const (
+	// toResponse: the whole body; for an event stream, until it carries
+	// a JSON-RPC response (a POST stream may stay open after it).
+	toResponse readUntil = iota
+	// toHead: the status and fields are the evidence.
+	toHead
+	// toFirstEvent: an event stream's first event.
+	toFirstEvent
+	// toEnd: the whole body, or what came before the deadline.
+	toEnd
+)
+
+// reply is what came back for one request.
+type reply struct {
+	resp    *httpparse.Response // nil when no head came
+	ended   bool                // the whole response arrived
+	err     error               // why there is no response
+	elapsed time.Duration
+
+	stream *client.Stream // for reading on (RS-01)
+	c      *client.Client // the connection, still open after a sendKeep
+	index  int            // the exchange in checkRun.exchanges
+	raw    []byte         // the response bytes as received
+}
+
+// nextID hands out JSON-RPC ids that are unique in the run, so an answer
+// names the request it belongs to.
+var nextID atomic.Int64
+
+func newID() int64 { return 1000 + nextID.Add(1) }
+
+// send writes raw on a fresh connection and reads the answer until until
+// is satisfied or window (0: the run's timeout) passes; it records the
+// exchange and closes the connection.
+func (t *checkRun) send(step string, raw []byte, until readUntil, window time.Duration) *reply {
+	r := t.sendKeep(step, raw, until, window)
+	r.close()
+	return r
+}
+
+// sendKeep is send that leaves the connection open, for waitClose and
+// for reading a stream on.
+func (t *checkRun) sendKeep(step string, raw []byte, until readUntil, window time.Duration) *reply {
+	r := t.p.exchange(t.ctx, raw, until, window)
+	t.record(step, raw, r)
+	return r
+}
+
+// sendAll sends the requests at once, each on its own connection, and
+// records them in order: for what only concurrency shows (JR-03).
+func (t *checkRun) sendAll(step string, raws [][]byte) []*reply {
+	replies := make([]*reply, len(raws))
+	var wg sync.WaitGroup
+	for i, raw := range raws {
+		wg.Go(func() { replies[i] = t.p.exchange(t.ctx, raw, toResponse, 0) })
+	}
+	wg.Wait()
+	for i, r := range replies {
+		r.close()
+		t.record(step+" "+strconv.Itoa(i+1), raws[i], r)
+	}
+	return replies
+}
+
+// exchange is one request on a fresh connection; it touches no check
+// state, so exchanges may run concurrently.
+func (p *prober) exchange(ctx context.Context, raw []byte, until readUntil, window time.Duration) *reply {
+	r := &reply{}
+	if r.err = ctx.Err(); r.err != nil {
+		return r
+	}
+	c := client.New(p.target.Dial)
+	c.Timeout = p.timeout()
+	start := time.Now()
+	if r.err = c.Send(raw); r.err != nil {
+		c.Close()
+		return r
+	}
+	// The head has the whole timeout; a window bounds the body only, from
+	// the head's arrival, so a slow machine does not turn a stream's
+	// window into a missing answer.
+	s, err := c.ReadStream(isHEAD(raw), start.Add(p.timeout()), enough(toHead))
+	if err == nil && !s.Ended {
+		if window <= 0 {
+			window = p.timeout()
+		}
+		err = s.More(time.Now().Add(window), enough(until))
+	}
+	r.elapsed = time.Since(start)
+	if err != nil {
+		r.err = err
+		c.Close()
+		if s == nil {
+			return r
+		}
+	}
+	if s != nil {
+		r.resp, r.ended, r.stream, r.raw = &s.Response, s.Ended, s, s.Raw
+		if err == nil {
+			r.c = c
+		}
+	}
+	return r
+}
+
+func (r *reply) close() {
+	if r.c != nil {
+		r.c.Close()
+		r.c = nil
+	}
+}
+
+func isHEAD(raw []byte) bool { return bytes.HasPrefix(raw, []byte("HEAD ")) }
+
+func enough(until readUntil) func([]byte) bool {
+	switch until {
+	case toHead:
+		return func([]byte) bool { return true }
+	case toFirstEvent:
+		return func(body []byte) bool { return len(client.Events(body)) > 0 }
+	case toResponse:
+		return func(body []byte) bool {
+			for _, m := range messagesIn(client.Events(body)) {
+				if m.isResponse() {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return nil
+}
+
+// waitClose watches the connection of a sendKeep after its answer: what
+// the server sends next (it should send nothing) and whether it closes
+// within window. Both are added to the exchange's record.
+func (t *checkRun) waitClose(r *reply, window time.Duration) (closed bool, extra []byte) {
+	if r.c == nil {
+		return true, nil
+	}
+	closed, extra = r.c.WaitClose(time.Now().Add(window))
+	r.c = nil
+	note := ""
+	if len(extra) > 0 {
+		note += "\n! then, on the same connection:\n" + t.p.secrets.Wire(extra, keepResponse)
+	}
+	if closed {
+		note += "\n! the server closed the connection"
+	} else {
+		note += "\n! the connection was still open after " + window.String()
+	}
+	x := &t.exchanges[r.index]
+	x.Response += note
+	x.raw = append(x.raw, extra...)
+	t.traceNote(strings.TrimPrefix(note, "\n"))
+	return closed, extra
+}
+
+// readOn reads more of a stream a sendKeep left open, until it ends or
+// window passes, and updates the exchange's record.
+func (t *checkRun) readOn(r *reply, window time.Duration) {
+	if r.stream == nil || r.ended {
+		return
+	}
+	err := r.stream.More(time.Now().Add(window), nil)
+	r.ended, r.raw, r.resp = r.stream.Ended, r.stream.Raw, &r.stream.Response
+	r.close()
+	x := &t.exchanges[r.index]
+	x.Response = t.p.secrets.Wire(r.raw, keepResponse)
+	x.raw, x.resp = r.raw[:min(len(r.raw), scanResponse)], r.resp
+	switch {
+	case err != nil:
+		x.Response += "\n! the stream broke: " + err.Error()
+	case !r.ended:
+		x.Response += "\n! the stream was still open " + window.String() + " later; the probe stopped reading"
+	}
+	t.traceNote("! read on: " + map[bool]string{true: "the stream ended", false: "the stream did not end"}[r.ended])
+}
+
+// feed writes raw in pieces with a pause between them while waiting for
+// the answer (client.Feed), and records the exchange. The reply keeps the
+// connection when Feed did.
+func (t *checkRun) feed(step string, raw []byte, piece int, pause, window time.Duration) (*reply, client.Feeding) {
+	c := client.New(t.p.target.Dial)
+	f := c.Feed(raw, piece, pause, time.Now().Add(window))
+	r := &reply{err: f.Err, elapsed: f.Elapsed}
+	if f.Stream != nil {
+		r.resp, r.ended, r.stream, r.raw = &f.Stream.Response, f.Stream.Ended, f.Stream, f.Stream.Raw
+		if !c.Closed() {
+			r.c = c
+		}
+	}
+	t.record(step, raw, r)
+	x := &t.exchanges[r.index]
+	x.Response += "\n! the connection took " + strconv.Itoa(f.Written) + " of " + strconv.Itoa(len(raw)) +
+		" bytes; " + describeFeedEnd(f)
+	return r, f
+}
+
+func describeFeedEnd(f client.Feeding) string {
+	switch {
+	case f.Stream != nil:
+		return "answered after " + f.Elapsed.Round(time.Millisecond).String()
+	case f.Err == client.ErrClosed:
+		return "closed after " + f.Elapsed.Round(time.Millisecond).String()
+	}
+	return "no answer and no close within the window"
+}
+
+// record keeps the exchange, traces it and learns from it.
+func (t *checkRun) record(step string, raw []byte, r *reply) {
+	x := Exchange{Request: t.p.secrets.Wire(raw, keepRequest), resp: r.resp}
+	if r.resp != nil {
+		t.learn(raw, r)
+		x.Response = t.p.secrets.Wire(r.raw, keepResponse)
+		if !r.ended {
+			x.Response += "\n! the stream was still open after " + r.elapsed.Round(time.Millisecond).String() + "; the probe stopped reading"
+		}
+		x.raw = r.raw[:min(len(r.raw), scanResponse)]
+	} else {
+		x.Response = "! no response: " + t.p.secrets.Redact(errText(r.err))
+	}
+	r.index = len(t.exchanges)
+	t.exchanges = append(t.exchanges, x)
+	if t.p.opts.Trace != nil {
+		var err error
+		if r.resp == nil {
+			err = r.err
+		}
+		// Uncut: the tracer redacts each line before it cuts it, so a cut
+		// here could leave half a token behind.
+		t.p.tracer.Exchange(&t.trace, t.check.ID+": "+step, raw, r.resp, err)
+		if r.resp != nil && !r.ended {
+			t.trace.WriteString("! the stream was still open; the probe stopped reading\n")
+		}
+		t.trace.WriteString("\n")
+	}
+}
+
+func (t *checkRun) traceNote(s string) {
+	if t.p.opts.Trace != nil {
+		t.trace.WriteString(s + "\n\n")
+	}
+}
+
+func errText(err error) string {
+	if err == nil {
+		return "none"
+	}
+	return err.Error()
+}
+
+// learn notes what an answer teaches: a session id the target issued
+// (to redact it and delete the session at the end), a session a DELETE
+// ended.
+func (t *checkRun) learn(raw []byte, r *reply) {
+	method, _, _ := bytes.Cut(raw, []byte(" "))
+	sent := requestField(raw, "Mcp-Session-Id")
+	if string(method) == "DELETE" && r.resp.Status >= 200 && r.resp.Status < 300 {
+		for _, s := range t.created {
+			if s.id == sent {
+				s.ended = true
+			}
+		}
+	}
+	id, ok := r.resp.Get("Mcp-Session-Id")
+	if !ok || id == "" || id == sent {
+		return
+	}
+	t.p.secrets.AddSession(id)
+	for _, s := range t.created {
+		if s.id == id {
+			return
+		}
+	}
+	version := negotiatedVersion(r)
+	if version == "" {
+		version = protocolVersion
+	}
+	t.created = append(t.created, &session{id: id, authorization: requestField(raw, "Authorization"), version: version, init: r})
+}
+
+// requestField returns the value of the first field called name in a
+// raw request's head, "" if there is none.
+func requestField(raw []byte, name string) string {
+	head, _, _ := bytes.Cut(raw, []byte("\r\n\r\n"))
+	for _, line := range bytes.Split(head, []byte("\r\n"))[1:] {
+		n, v, ok := bytes.Cut(line, []byte(":"))
+		if ok && strings.EqualFold(string(n), name) {
+			return strings.Trim(string(v), " \t")
+		}
+	}
+	return ""
+}
+
+// cleanup deletes every session the check caused and did not end
+// (Transports §2.5 item 5), so a run leaves the target as it found it.
+func (t *checkRun) cleanup() {
+	for _, s := range t.created {
+		if s.ended {
+			continue
+		}
+		req := t.request("DELETE", s, nil)
+		r := t.send("cleanup: end the session", req.Bytes(), toHead, 0)
+		s.ended = r.resp != nil && r.resp.Status < 300
+	}
+}

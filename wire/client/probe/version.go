@@ -1,0 +1,126 @@
+package probe
+
+import (
+	"encoding/json"
+	"slices"
+	"strconv"
+)
+
+// versionRefused judges a request carrying a version the target cannot
+// speak: it must answer 400 (Transports §2.7).
+func (t *checkRun) versionRefused(r *reply, version string) outcome {
+	if o := t.unjudgeable(r); o != nil {
+		return *o
+	}
+	switch {
+	case r.status() == 400:
+		return t.pass("answered 400")
+	case is2xx(r.status()):
+		return t.unmet("%s for MCP-Protocol-Version: %s", r.describe(), version)
+	}
+	return t.unmet("answered %d, not 400, for MCP-Protocol-Version: %s", r.status(), version)
+}
+
+// PV-01: a version older than any MCP revision.
+func runPV01(t *checkRun) outcome {
+	return t.badVersion("1999-01-01")
+}
+
+// PV-03: a value that is no date at all.
+func runPV03(t *checkRun) outcome {
+	return t.badVersion("garbage")
+}
+
+func (t *checkRun) badVersion(version string) outcome {
+	s, o := t.openAny()
+	if o != nil {
+		return *o
+	}
+	r, _ := t.ping("ping with MCP-Protocol-Version: "+version, s, set("MCP-Protocol-Version", version))
+	return t.versionRefused(r, version)
+}
+
+// PV-02: a version later than any, on every method: a server comparing
+// version strings with >= would let it through.
+func runPV02(t *checkRun) outcome {
+	const future = "9999-01-01"
+	s, o := t.openAny()
+	if o != nil {
+		return *o
+	}
+	v := set("MCP-Protocol-Version", future)
+	post, _ := t.ping("ping with MCP-Protocol-Version: "+future, s, v)
+	get := t.send("GET with MCP-Protocol-Version: "+future, edit(t.request("GET", s, nil), v).Bytes(), toHead, getWindow)
+	del := t.send("DELETE with MCP-Protocol-Version: "+future, edit(t.request("DELETE", s, nil), v).Bytes(), toHead, 0)
+	var faults, notes []string
+	for _, x := range []struct {
+		method string
+		r      *reply
+	}{{"POST", post}, {"GET", get}, {"DELETE", del}} {
+		if o := t.unjudgeable(x.r); o != nil {
+			return *o
+		}
+		switch st := x.r.status(); {
+		case st == 400:
+		case st == 405 && x.method != "POST":
+			notes = append(notes, x.method+" answered 405 (not served at all)")
+		default:
+			faults = append(faults, x.method+" answered "+strconv.Itoa(st))
+		}
+	}
+	if len(faults) > 0 {
+		return t.unmet("with MCP-Protocol-Version: %s %s, not 400", future, joinAnd(faults))
+	}
+	if len(notes) > 0 {
+		return t.pass("400 where served; %s", joinAnd(notes))
+	}
+	return t.pass("POST, GET and DELETE answered 400")
+}
+
+// PV-04: no version header after initialize. The spec says to assume
+// 2025-03-26 (Transports §2.7); a server that supports only later
+// revisions refuses instead, so this is reported, not judged.
+func runPV04(t *checkRun) outcome {
+	s, o := t.openAny()
+	if o != nil {
+		return *o
+	}
+	r, _ := t.ping("ping without MCP-Protocol-Version", s, drop("MCP-Protocol-Version"))
+	if o := t.unjudgeable(r); o != nil {
+		return *o
+	}
+	if is2xx(r.status()) {
+		return t.info("%s: the server assumed a version", r.describe())
+	}
+	return t.info("%s: the server requires the header", r.describe())
+}
+
+// knownVersions are the revisions a counter-offer may name: the released
+// ones and the 2026-07-28 revision.
+var knownVersions = append(slices.Clone(releasedVersions), "2026-07-28")
+
+// PV-05: an initialize proposing a version the server cannot know gets a
+// counter-offer, a result naming a version it supports, not an error.
+func runPV05(t *checkRun) outcome {
+	const proposed = "2099-01-01"
+	body, id := initializeBody(proposed)
+	r := t.send("initialize proposing "+proposed, t.request("POST", nil, body).Bytes(), toResponse, 0)
+	if o := t.unjudgeable(r); o != nil {
+		return *o
+	}
+	if !r.isResult(id) {
+		return t.unmet("%s: an unsupported proposal gets a result with a version the server supports (Lifecycle §1.1.1)", r.describe())
+	}
+	m, _ := r.response(id)
+	var res struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	json.Unmarshal(m.Result, &res)
+	switch {
+	case res.ProtocolVersion == proposed:
+		return t.unmet("echoed %s, a version no server supports", proposed)
+	case slices.Contains(knownVersions, res.ProtocolVersion):
+		return t.pass("answered protocolVersion %s", res.ProtocolVersion)
+	}
+	return t.unmetAt(Should, "answered protocolVersion %s, which is no MCP revision this probe knows", strconv.Quote(res.ProtocolVersion))
+}

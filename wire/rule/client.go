@@ -1,0 +1,69 @@
+package rule
+
+// The rules rawmcp probe cites that the server's table does not name: the
+// black-box checks of shared/probe/CHECKS.md judge any server, so some
+// rest on a client's MUST (one message per POST, no token in a query)
+// that a careful server polices, and the Text says what the probe expects
+// of the server it is pointed at.
+const (
+	UTF8Body                  ID = "T-02"
+	OriginEveryRequest        ID = "T-03"
+	OriginRefused             ID = "T-04"
+	OneMessagePerPost         ID = "T-10"
+	PostStreamEnds            ID = "T-22"
+	NoForeignReplay           ID = "T-37"
+	SessionIDVisibleASCII     ID = "T-40"
+	VersionAssumed            ID = "T-49"
+	VersionUnsupported        ID = "T-50"
+	InitializeResultShape     ID = "T-52"
+	InitializedFirst          ID = "T-55"
+	RequestIDNotNull          ID = "T-61"
+	ResponseEchoesID          ID = "T-62"
+	SessionNotCredential      ID = "T-72"
+	SessionBoundToUser        ID = "T-73"
+	ChallengeOn401            ID = "A-05"
+	AudienceBound             ID = "A-12"
+	NoTokenInQuery            ID = "A-19"
+	BearerSyntax              ID = "A-21"
+	MetadataResource          ID = "A-24"
+	EveryRequestAuthenticated ID = "A-32"
+	ObsFoldRefused            ID = "H-19"
+	OversizedHead             ID = "H-22"
+	InvalidContentLength      ID = "H-25"
+	TEWithCLCloses            ID = "H-26"
+	BodyReadOrClosed          ID = "H-34"
+	AllowOn405                ID = "H-44"
+)
+
+var clientTable = []Rule{
+	// Transport, lifecycle, JSON-RPC.
+	{UTF8Body, MUST, "MCP Transports (UTF-8 JSON-RPC)", "a POST body that is not valid UTF-8 JSON cannot be parsed: 400, never served"},
+	{OriginEveryRequest, MUST, "MCP Transports §2.0.1", "Origin is validated on every incoming request, GET and DELETE included"},
+	{OriginRefused, MUST, "MCP Transports §2.0.1", "an Origin that is present and not allowed gets 403 Forbidden"},
+	{OneMessagePerPost, MUST, "MCP Transports §2.1 item 3", "a POST body is exactly one JSON-RPC message: a batch array is refused (400)"},
+	{PostStreamEnds, SHOULD, "MCP Transports §2.1 item 6", "once a POST's SSE stream has carried the response, the server ends the stream"},
+	{NoForeignReplay, MUST, "MCP Transports §2.4 item 2", "a resumed stream never replays messages that belonged to another stream"},
+	{SessionIDVisibleASCII, MUST, "MCP Transports §2.5 item 1", "a session id holds only visible ASCII, 0x21-0x7E"},
+	{VersionAssumed, SHOULD, "MCP Transports §2.7", "without MCP-Protocol-Version and no other way to know, the server assumes 2025-03-26"},
+	{VersionUnsupported, MUST, "MCP Transports §2.7", "an invalid or unsupported MCP-Protocol-Version gets 400"},
+	{InitializeResultShape, MUST, "MCP Lifecycle §1.1; schema", "InitializeResult carries protocolVersion, capabilities and serverInfo{name,version}"},
+	{InitializedFirst, SHOULD, "MCP Lifecycle §1.1", "no request but ping or logging is served before notifications/initialized"},
+	{RequestIDNotNull, MUST, "MCP Base §1.1; schema RequestId", "a request id is a string or an integer, never null"},
+	{ResponseEchoesID, MUST, "MCP Base §1.2.1", "each response echoes the id of its own request, however many requests share it"},
+	{SessionNotCredential, MUST, "MCP Security Best Practices §2.4.4", "a session id is never proof of identity: a request without a token gets 401"},
+	{SessionBoundToUser, SHOULD, "MCP Security Best Practices §2.4.4", "a session is bound to the user who opened it; another user's token on it is refused"},
+	// Authorization.
+	{ChallengeOn401, MUST, "RFC 9110 §11.6.1, §15.5.2", "every 401 carries WWW-Authenticate with at least one challenge"},
+	{AudienceBound, MUST, "MCP Auth §9.2, §11.8; RFC 8707 §2", "a token whose audience is not this server is refused with 401"},
+	{NoTokenInQuery, MUST, "MCP Auth §9.1; RFC 6750 §2.3", "a token in the query string is never accepted and never echoed"},
+	{BearerSyntax, MUST, "RFC 6750 §2.1; RFC 9110 §11.1", "Authorization is Bearer 1*SP b64token, the scheme case-insensitive"},
+	{MetadataResource, MUST, "RFC 9728 §3.3", "Protected Resource Metadata names as resource exactly the URL the client used"},
+	{EveryRequestAuthenticated, MUST, "MCP Security Best Practices §2.4.4; MCP Auth §9.1", "every HTTP request is authenticated, GET and DELETE included"},
+	// HTTP/1.1.
+	{ObsFoldRefused, MUST, "RFC 9112 §5.2", "a folded header line is refused (400) or replaced by a space, never taken as a new field"},
+	{OversizedHead, MUST, "RFC 9110 §5.4; RFC 6585 §5", "a header section over the server's limit gets 431 (or 400), never silently cut"},
+	{InvalidContentLength, MUST, "RFC 9112 §6.3; RFC 9110 §8.6", "conflicting Content-Length values are unrecoverable: 400, then close"},
+	{TEWithCLCloses, MUST, "RFC 9112 §6.1", "a request with both Transfer-Encoding and Content-Length is refused or framed by TE alone, and the connection closes"},
+	{BodyReadOrClosed, MUST, "RFC 9112 §9.3", "after a response the whole request body has been read, or the connection is closed"},
+	{AllowOn405, MUST, "RFC 9110 §15.5.6, §10.2.1", "a 405 carries Allow, listing the methods the target serves"},
+}
