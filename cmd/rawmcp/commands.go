@@ -45,9 +45,12 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 func runAttack(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("attack", "attack [-v] [-trace]",
-		"Runs each attack of the table against a fresh server with the exact status and\n"+
-			"rule that block it, then scans every response for tokens and session ids. BLOCK\n"+
-			"means every attack was blocked; the attacks that got through are listed on stderr.", stderr)
+		"Runs the probe's whole catalogue (rawmcp probe -strict, with every kind of token)\n"+
+			"against a fresh server, then each attack that needs the fixture's powers\n"+
+			"(revocation, a revision change, tokens for other resources) against a server of\n"+
+			"its own with the exact status and rule that block it, then scans every response\n"+
+			"for tokens and session ids. BLOCK means everything was blocked; what got through\n"+
+			"is listed on stderr.", stderr)
 	verbose := fs.Bool("v", false, "list every attack with its expected and observed status (stderr)")
 	trace := traceFlag(fs, stderr)
 	if code, done := parse(fs, args, 0); done {
