@@ -24,7 +24,7 @@ func runAuthTable(t *testing.T, cases []authCase) {
 }
 
 // authorizationSyntaxCases: how the Authorization value is read (RFC 6750
-// §2.1, the profile's A-P02 classification).
+// §2.1 and §3.1, the profile's A-P02 classification).
 func authorizationSyntaxCases() []authCase {
 	return []authCase{
 		{name: "A-08/no Authorization header: 401 with a bare challenge, no error", absent: true,
@@ -46,18 +46,31 @@ func authorizationSyntaxCases() []authCase {
 			want: withPrincipal(func(pr *Principal) { pr.Correlation = "892989de" })},
 
 		{name: "A-P02/scheme alone, empty token: 400 invalid_request", header: "Bearer", denial: invalidRequest(DetailEmptyToken)},
+		{name: "A-P02/scheme and one space, empty token: 400 invalid_request", header: "Bearer ", denial: invalidRequest(DetailEmptyToken)},
 		{name: "A-P02/scheme and spaces, empty token: 400 invalid_request", header: "Bearer   ", denial: invalidRequest(DetailEmptyToken)},
-		{name: "A-P02/empty header value: 400 invalid_request", header: "", denial: invalidRequest(DetailNotBearer)},
+		{name: "A-P02/lowercase scheme alone, empty token: 400 invalid_request", header: "bearer", denial: invalidRequest(DetailEmptyToken)},
 		{name: "A-P02/a word after the token: 400 invalid_request", header: "Bearer " + tokAlice + " extra", denial: invalidRequest(DetailExtraWords)},
+		{name: "A-P02/two token68 words: 400 invalid_request", header: "Bearer a b", denial: invalidRequest(DetailExtraWords)},
 		{name: "A-P02/a trailing space is an empty extra word: 400 invalid_request", header: "Bearer " + tokAlice + " ", denial: invalidRequest(DetailExtraWords)},
 		{name: "A-P02/two credentials in one value: 400 invalid_request", header: "Bearer " + tokAlice + ", Bearer " + tokBob, denial: invalidRequest(DetailExtraWords)},
-		{name: "A-P02/Basic scheme: 400 invalid_request, not a bare 401", header: "Basic dXNlcjpwYXNz", denial: invalidRequest(DetailNotBearer)},
-		{name: "A-P02/scheme with a suffix: 400 invalid_request", header: "Bearerx " + tokAlice, denial: invalidRequest(DetailNotBearer)},
-		{name: "A-P02/scheme prefix only: 400 invalid_request", header: "Beare " + tokAlice, denial: invalidRequest(DetailNotBearer)},
-		{name: "A-P02/HTAB does not separate scheme and token: 400 invalid_request", header: "Bearer\t" + tokAlice, denial: invalidRequest(DetailNotBearer)},
-		{name: "A-P02/leading space: the scheme is empty, 400 invalid_request", header: " Bearer " + tokAlice, denial: invalidRequest(DetailNotBearer)},
 		{name: "A-P02/the 400 challenge names the op's scopes", header: "Bearer", op: "resources/list",
 			denial: &Denial{Status: 400, Challenge: invalidRequestList, Reason: ReasonMalformedAuthorization, Detail: DetailEmptyToken}},
+
+		// RFC 6750 §3.1: a request using another authentication scheme
+		// lacks a bearer credential, so it is answered like one with no
+		// Authorization header; only Detail tells the log which.
+		{name: "A-08/Basic scheme: 401 with a bare challenge, like no header", header: "Basic dXNlcjpwYXNz", denial: notBearer()},
+		{name: "A-08/Digest scheme: 401 with a bare challenge", header: `Digest username="alice", realm="mcp", nonce="n", uri="/mcp", response="r"`, denial: notBearer()},
+		{name: "A-08/a bare word is a scheme alone: 401 with a bare challenge", header: "dXNlcjpwYXNz", denial: notBearer()},
+		{name: "A-08/a known token under another scheme is no credential", header: "Token " + tokAlice, denial: notBearer()},
+		{name: "A-08/another scheme with a Bearer-shaped value", header: "Basic Bearer " + tokAlice, denial: notBearer()},
+		{name: "A-08/empty header value: no scheme, 401 with a bare challenge", header: "", denial: notBearer()},
+		{name: "A-08/scheme with a suffix is another scheme", header: "Bearerx " + tokAlice, denial: notBearer()},
+		{name: "A-08/scheme prefix only is another scheme", header: "Beare " + tokAlice, denial: notBearer()},
+		{name: "A-08/HTAB does not separate scheme and token: another scheme", header: "Bearer\t" + tokAlice, denial: notBearer()},
+		{name: "A-08/leading space: the scheme is empty, another scheme", header: " Bearer " + tokAlice, denial: notBearer()},
+		{name: "A-08/another scheme on resources/list: the bare challenge names both scopes", header: "Basic dXNlcjpwYXNz", op: "resources/list",
+			denial: &Denial{Status: 401, Challenge: bareList, Reason: ReasonMissingToken, Detail: DetailNotBearer}},
 
 		{name: "A-21/comma inside the token: 401 invalid_token", header: "Bearer " + tokAlice + ",x", denial: invalidToken(DetailTokenSyntax)},
 		{name: "A-21/= before the end of the token: 401 invalid_token", header: "Bearer ab=cd", denial: invalidToken(DetailTokenSyntax)},
@@ -108,7 +121,7 @@ func tokenStateCases() []authCase {
 		{name: "A-P05/inactive: 401 invalid_token", header: "Bearer " + tokAlice,
 			tokens: []fixture{{tokAlice, func(r *TokenRecord) { r.Active = false }}}, denial: invalidToken(DetailInactive)},
 		{name: "A-P05/revoked: 401 invalid_token", header: "Bearer " + tokAlice,
-			setup: func(p *Policy) { p.Revoke("tid-1") }, denial: invalidToken(DetailRevoked)},
+			setup: func(p *Policy) { p.Revoke("tid-1") }, denial: heldBy(DetailRevoked, alicePrincipal)},
 		{name: "A-P05/revoking another token leaves this one valid", header: "Bearer " + tokAlice,
 			tokens: []fixture{{token: tokAlice}, {token: tokBob}}, setup: func(p *Policy) { p.Revoke("tid-2") }, want: alicePrincipal},
 
@@ -186,22 +199,23 @@ func revisionCases() []authCase {
 	return []authCase{
 		{name: "A-11/minted under the subject's current revision: accepted", header: "Bearer " + tokAlice, want: alicePrincipal},
 		{name: "A-11/revision moved on: 401 invalid_token", header: "Bearer " + tokAlice,
-			setup: func(p *Policy) { p.SetRevision("alice", 8) }, denial: invalidToken(DetailRevision)},
+			setup: func(p *Policy) { p.SetRevision("alice", 8) }, denial: heldBy(DetailRevision, alicePrincipal)},
 		{name: "A-11/revision moved back: 401 invalid_token", header: "Bearer " + tokAlice,
-			setup: func(p *Policy) { p.SetRevision("alice", 6) }, denial: invalidToken(DetailRevision)},
+			setup: func(p *Policy) { p.SetRevision("alice", 6) }, denial: heldBy(DetailRevision, alicePrincipal)},
 		{name: "A-11/revision set back to the minted one: accepted again", header: "Bearer " + tokAlice,
 			setup: func(p *Policy) { p.SetRevision("alice", 8); p.SetRevision("alice", 7) }, want: alicePrincipal},
 		{name: "A-11/another subject's revision change does not matter", header: "Bearer " + tokAlice,
 			setup: func(p *Policy) { p.SetRevision("bob", 99) }, want: alicePrincipal},
 		{name: "A-11/minting a newer token retires the older one", header: "Bearer " + tokAlice,
-			tokens: []fixture{{token: tokAlice}, {tokBob, revision("alice", 8)}}, denial: invalidToken(DetailRevision)},
+			tokens: []fixture{{token: tokAlice}, {tokBob, revision("alice", 8)}}, denial: heldBy(DetailRevision, alicePrincipal)},
 		{name: "A-11/the newer token is accepted", header: "Bearer " + tokBob,
 			tokens: []fixture{{token: tokAlice}, {tokBob, revision("alice", 8)}},
 			want:   withPrincipal(func(pr *Principal) { pr.Revision, pr.Correlation = 8, "6951625d" })},
 		{name: "A-11/adding an older token does not roll the revision back", header: "Bearer " + tokAlice,
 			tokens: []fixture{{token: tokAlice}, {tokCarol, revision("alice", 5)}}, want: alicePrincipal},
 		{name: "A-11/the older token added later is stale", header: "Bearer " + tokCarol,
-			tokens: []fixture{{token: tokAlice}, {tokCarol, revision("alice", 5)}}, denial: invalidToken(DetailRevision)},
+			tokens: []fixture{{token: tokAlice}, {tokCarol, revision("alice", 5)}},
+			denial: heldBy(DetailRevision, withPrincipal(func(pr *Principal) { pr.Revision, pr.Correlation = 5, Correlate([]byte(tokCarol)) }))},
 		{name: "A-11/revision is checked after the bindings: audience wins", header: "Bearer " + tokAlice,
 			tokens: []fixture{{tokAlice, func(r *TokenRecord) { r.Audience = otherServer }}},
 			setup:  func(p *Policy) { p.SetRevision("alice", 8) }, denial: invalidToken(DetailAudience)},

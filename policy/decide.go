@@ -27,6 +27,12 @@ type Denial struct {
 	Challenge string
 	Reason    Reason
 	Detail    string
+	// Holder is whose token it was when a known token is refused because
+	// it was revoked or its subject's revision changed (DetailRevoked,
+	// DetailRevision), so the caller can end that holder's sessions: they
+	// fail closed rather than wait for their TTL. It authorizes nothing;
+	// nil for every other denial.
+	Holder *Principal
 }
 
 // Reason is the class of a denial. The response reveals no more than the
@@ -36,7 +42,7 @@ type Denial struct {
 type Reason string
 
 const (
-	ReasonMissingToken           Reason = "missing_token"           // 401, bare challenge
+	ReasonMissingToken           Reason = "missing_token"           // 401, bare challenge: no header, or another scheme
 	ReasonMalformedAuthorization Reason = "malformed_authorization" // 400 invalid_request
 	ReasonInvalidToken           Reason = "invalid_token"           // 401 invalid_token
 	ReasonInsufficientScope      Reason = "insufficient_scope"      // 403 with a challenge
@@ -76,7 +82,9 @@ const (
 // Authenticate is layer 1 of the profile's Figure 2, run on every request
 // authorization is the raw Authorization header value, present says
 // whether the header was sent, op selects the scopes named in challenges,
-// now is the request's clock reading. The token is looked up by its SHA-256
+// now is the request's clock reading. A value of another scheme than
+// Bearer carries no bearer credential and is answered like an absent
+// header (RFC 6750 §3.1, A-08). The token is looked up by its SHA-256
 // and then, in this order: active, not revoked, not before nbf, before
 // expiry; issuer, audience and the three resource bindings equal to this
 // server's exactly (A-P04); the subject's current revision. Any failure
@@ -84,15 +92,17 @@ const (
 func (p *Policy) Authenticate(authorization []byte, present bool, op string, now time.Time) (Principal, *Denial) {
 	scopes := requiredScopes(op)
 	if !present {
-		return Principal{}, &Denial{statusUnauthorized, p.challenge("", scopes), ReasonMissingToken, DetailAbsent}
+		return Principal{}, &Denial{Status: statusUnauthorized, Challenge: p.challenge("", scopes), Reason: ReasonMissingToken, Detail: DetailAbsent}
 	}
 	token, detail := bearerToken(authorization)
 	switch detail {
 	case "":
+	case DetailNotBearer:
+		return Principal{}, &Denial{Status: statusUnauthorized, Challenge: p.challenge("", scopes), Reason: ReasonMissingToken, Detail: detail}
 	case DetailTokenSyntax:
 		return Principal{}, p.invalidToken(scopes, detail)
 	default:
-		return Principal{}, &Denial{statusBadRequest, p.challenge(errorInvalidRequest, scopes), ReasonMalformedAuthorization, detail}
+		return Principal{}, &Denial{Status: statusBadRequest, Challenge: p.challenge(errorInvalidRequest, scopes), Reason: ReasonMalformedAuthorization, Detail: detail}
 	}
 
 	digest := sha256.Sum256(token)
@@ -104,17 +114,22 @@ func (p *Policy) Authenticate(authorization []byte, present bool, op string, now
 	if entry == nil {
 		return Principal{}, p.invalidToken(scopes, DetailUnknown)
 	}
-	if detail := p.tokenFault(entry, now); detail != "" {
-		return Principal{}, p.invalidToken(scopes, detail)
-	}
 	rec := &entry.record
-	return Principal{
+	holder := Principal{
 		Subject:     rec.Subject,
 		Tenant:      rec.Tenant,
 		Revision:    rec.Revision,
-		Scopes:      slices.Clone(rec.Scopes),
 		Correlation: correlation(digest),
-	}, nil
+	}
+	if detail := p.tokenFault(entry, now); detail != "" {
+		d := p.invalidToken(scopes, detail)
+		if detail == DetailRevoked || detail == DetailRevision {
+			d.Holder = &holder
+		}
+		return Principal{}, d
+	}
+	holder.Scopes = slices.Clone(rec.Scopes)
+	return holder, nil
 }
 
 // tokenFault returns the first failed check of Figure 2's token steps, or
@@ -147,18 +162,21 @@ func (p *Policy) tokenFault(entry *tokenEntry, now time.Time) string {
 }
 
 func (p *Policy) invalidToken(scopes []string, detail string) *Denial {
-	return &Denial{statusUnauthorized, p.challenge(errorInvalidToken, scopes), ReasonInvalidToken, detail}
+	return &Denial{Status: statusUnauthorized, Challenge: p.challenge(errorInvalidToken, scopes), Reason: ReasonInvalidToken, Detail: detail}
 }
 
 // credentials = auth-scheme 1*SP b64token   ; auth-scheme "Bearer", any case
 //
 // RFC 6750 §2.1 with RFC 9110 §11.1 (case-insensitive scheme). Only SP
 // separates; HTAB does not, so "Bearer<HTAB>x" is another scheme. The
-// profile's classification (A-P02): another scheme, an empty token or more
-// words after the token is a malformed request (400 invalid_request); a
-// single word with a character outside b64token is a malformed token (401
-// invalid_token, RFC 6750 §3.1). bearerToken returns the token, or "" and
-// the Detail saying which.
+// scheme is the value up to its first SP (all of it if there is none, so an
+// empty value or a bare word is another scheme too). Another scheme is no
+// bearer credential at all (DetailNotBearer; RFC 6750 §3.1, A-08). The
+// profile's classification (A-P02): an empty token or more words after the
+// token is a malformed request (400 invalid_request); a single word with a
+// character outside b64token is a malformed token (401 invalid_token, RFC
+// 6750 §3.1). bearerToken returns the token, or nil and the Detail saying
+// which.
 func bearerToken(value []byte) ([]byte, string) {
 	scheme, rest, _ := bytes.Cut(value, []byte(" "))
 	if !isBearerScheme(scheme) {
@@ -168,7 +186,7 @@ func bearerToken(value []byte) ([]byte, string) {
 	switch {
 	case len(token) == 0:
 		return nil, DetailEmptyToken
-	case bytes.IndexByte(token, ' ') >= 0:
+	case bytes.Contains(token, []byte(" ")):
 		return nil, DetailExtraWords
 	case !isB64Token(token):
 		return nil, DetailTokenSyntax
@@ -200,12 +218,12 @@ func isBearerScheme(scheme []byte) bool {
 // A-15, MCP Authorization §10.1.1).
 func (p *Policy) Authorize(pr Principal, op string) *Denial {
 	if _, ok := p.tenants[pr.Tenant]; !ok {
-		return &Denial{statusForbidden, "", ReasonTenantForbidden, DetailTenant}
+		return &Denial{Status: statusForbidden, Reason: ReasonTenantForbidden, Detail: DetailTenant}
 	}
 	scopes := requiredScopes(op)
 	for _, scope := range scopes {
 		if !slices.Contains(pr.Scopes, scope) {
-			return &Denial{statusForbidden, p.challenge(errorInsufficientScope, scopes), ReasonInsufficientScope, DetailScope}
+			return &Denial{Status: statusForbidden, Challenge: p.challenge(errorInsufficientScope, scopes), Reason: ReasonInsufficientScope, Detail: DetailScope}
 		}
 	}
 	return nil
@@ -224,20 +242,14 @@ var scopesBeyondConnect = map[string][]string{
 	"resources/list": {ScopeConnect, ScopeResourcesRead},
 }
 
-// RequiredScopes returns the scopes op needs, in a fixed order. op is a
-// JSON-RPC method name for POST ("initialize", "notifications/initialized",
-// "ping", "resources/list"; any other method needs ScopeConnect only, and
-// the MCP layer refuses it later), or "GET" / "DELETE" for the notification
-// stream and the session end. The caller owns the returned slice.
-func RequiredScopes(op string) []string {
-	return slices.Clone(requiredScopes(op))
-}
-
 // connectOnly is what every operation not in scopesBeyondConnect needs.
 var connectOnly = []string{ScopeConnect}
 
-// requiredScopes is RequiredScopes without the copy, for this package's
-// read-only use on every request.
+// requiredScopes returns the scopes op needs, in a fixed order. op is a
+// JSON-RPC method name for POST ("initialize", "notifications/initialized",
+// "ping", "resources/list"; any other method needs ScopeConnect only, and
+// the MCP layer refuses it later), or "GET" / "DELETE" for the notification
+// stream and the session end. The slice is shared: callers only read it.
 func requiredScopes(op string) []string {
 	if scopes, ok := scopesBeyondConnect[op]; ok {
 		return scopes

@@ -11,7 +11,7 @@
 // # Scopes per operation
 //
 // op is the JSON-RPC method of a POST, or the HTTP method for the GET
-// notification stream and the DELETE that ends a session (RequiredScopes):
+// notification stream and the DELETE that ends a session:
 //
 //	op                          scopes
 //	initialize                  mcp:connect
@@ -29,8 +29,9 @@
 // The profile's Figure 2, split where the server puts the session checks:
 //
 //	layer 1, Authenticate, every request:
-//	  Authorization header absent                       → 401, bare challenge
-//	  not "Bearer" 1*SP one-word, or empty token        → 400 invalid_request
+//	  Authorization header absent, or its scheme
+//	    (the value up to the first SP) not Bearer       → 401, bare challenge
+//	  Bearer, then an empty token or several words      → 400 invalid_request
 //	  token outside b64token                            → 401 invalid_token
 //	  SHA-256(token) not in the table                   → 401 invalid_token
 //	  inactive, revoked, now < nbf, now >= expiry       → 401 invalid_token
@@ -50,9 +51,9 @@
 // # 401 or 403
 //
 //	condition                          status  WWW-Authenticate
-//	no Authorization header            401     Bearer resource_metadata="…", scope="…"
-//	another scheme, empty token,
-//	  extra words                      400     Bearer error="invalid_request", resource_metadata="…", scope="…"
+//	no Authorization header, or
+//	  another scheme than Bearer       401     Bearer resource_metadata="…", scope="…"
+//	empty token, extra words           400     Bearer error="invalid_request", resource_metadata="…", scope="…"
 //	token malformed, unknown,
 //	  inactive, expired, revoked,
 //	  not yet valid, wrong issuer,
@@ -64,9 +65,12 @@
 //
 // scope names what the current op needs, held scopes included;
 // resource_metadata is MetadataURL. Parameters keep this order, appear once
-// and are always quoted-strings. Every 401 for a presented
-// token looks the same on the wire; Denial.Detail tells the server log
-// which check failed.
+// and are always quoted-strings. A value of another scheme
+// (Basic, Digest, a bare word) carries no bearer credential, so RFC 6750
+// §3.1 has it answered like no header at all: no error code, and the same
+// Reason, ReasonMissingToken. Every 401 for a presented token looks
+// the same on the wire; Denial.Detail tells the server log which check
+// failed (DetailAbsent or DetailNotBearer for the bare 401).
 //
 // # Secrets
 //

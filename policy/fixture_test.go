@@ -98,6 +98,21 @@ func invalidToken(detail string) *Denial {
 	return &Denial{Status: 401, Challenge: invalidTokenConnect, Reason: ReasonInvalidToken, Detail: detail}
 }
 
+// heldBy is a revocation or revision denial naming whose token it was
+// (Denial.Holder: the holder's sessions end; no scopes, it grants nothing).
+func heldBy(detail string, holder Principal) *Denial {
+	d := invalidToken(detail)
+	holder.Scopes = nil
+	d.Holder = &holder
+	return d
+}
+
+// notBearer is the answer to an Authorization of another scheme: the
+// missing-token 401, told apart by Detail only.
+func notBearer() *Denial {
+	return &Denial{Status: 401, Challenge: bareConnect, Reason: ReasonMissingToken, Detail: DetailNotBearer}
+}
+
 func invalidRequest(detail string) *Denial {
 	return &Denial{Status: 400, Challenge: invalidRequestConnect, Reason: ReasonMalformedAuthorization, Detail: detail}
 }

@@ -8,15 +8,20 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// bearerOracle is RFC 6750 §2.1 written as a regular expression, the
-// reference bearerToken is checked against.
-var bearerOracle = regexp.MustCompile(`^(?i:bearer) +[A-Za-z0-9\-._~+/]+=*$`)
+// The references bearerToken is checked against, as regular expressions:
+// bearerOracle is RFC 6750 §2.1; schemeOracle is a first word (up to the
+// first SP) that is the Bearer scheme.
+var (
+	bearerOracle = regexp.MustCompile(`^(?i:bearer) +[A-Za-z0-9\-._~+/]+=*$`)
+	schemeOracle = regexp.MustCompile(`^(?i:bearer)(?: |$)`)
+)
 
 // FuzzAuthenticate: for any Authorization value, Authenticate either
-// accepts the one registered token, or answers 400 invalid_request exactly
-// when the value is not `Bearer 1*SP one-word`, or 401 invalid_token; every
-// denial is drawn from the constant challenges, reasons and details, so no
-// input byte can reach the response (A-P07).
+// accepts the one registered token, or answers the bare 401 exactly when
+// the value's scheme is not Bearer (RFC 6750 §3.1), 400 invalid_request
+// exactly when it is Bearer but not `Bearer 1*SP one-word`, or 401
+// invalid_token; every denial is drawn from the constant challenges,
+// reasons and details, so no input byte can reach the response (A-P07).
 func FuzzAuthenticate(f *testing.F) {
 	for _, c := range authorizationSyntaxCases() {
 		f.Add([]byte(c.header))
@@ -25,22 +30,26 @@ func FuzzAuthenticate(f *testing.F) {
 	if err := p.Add(tokAlice, aliceRecord()); err != nil {
 		f.Fatal(err)
 	}
-	syntaxDetails := map[string]bool{DetailNotBearer: true, DetailEmptyToken: true, DetailExtraWords: true}
+	syntaxDetails := map[string]bool{DetailEmptyToken: true, DetailExtraWords: true}
 	f.Fuzz(func(t *testing.T, header []byte) {
 		pr, denial := p.Authenticate(header, true, "ping", t0)
-		wellFormed := bearerOracle.Match(header)
+		bearer, wellFormed := schemeOracle.Match(header), bearerOracle.Match(header)
 		switch {
 		case denial == nil:
 			if diff := cmp.Diff(alicePrincipal, pr); diff != "" || !wellFormed {
 				t.Fatalf("accepted %q (well-formed %v): (-want +got):\n%s", header, wellFormed, diff)
 			}
+		case denial.Detail == DetailNotBearer:
+			if bearer || *denial != *notBearer() {
+				t.Fatalf("%q (Bearer scheme %v): %+v", header, bearer, denial)
+			}
 		case syntaxDetails[denial.Detail]:
-			if wellFormed || *denial != *invalidRequest(denial.Detail) {
-				t.Fatalf("%q (well-formed %v): %+v", header, wellFormed, denial)
+			if !bearer || wellFormed || *denial != *invalidRequest(denial.Detail) {
+				t.Fatalf("%q (Bearer scheme %v, well-formed %v): %+v", header, bearer, wellFormed, denial)
 			}
 		case denial.Detail == DetailTokenSyntax:
-			if wellFormed || *denial != *invalidToken(DetailTokenSyntax) {
-				t.Fatalf("%q (well-formed %v): %+v", header, wellFormed, denial)
+			if !bearer || wellFormed || *denial != *invalidToken(DetailTokenSyntax) {
+				t.Fatalf("%q (Bearer scheme %v, well-formed %v): %+v", header, bearer, wellFormed, denial)
 			}
 		default:
 			if !wellFormed || *denial != *invalidToken(DetailUnknown) {

@@ -56,9 +56,7 @@ func (p *Policy) Add(token string, rec TokenRecord) error {
 	entry := &tokenEntry{record: rec}
 	p.byDigest[digest] = entry
 	p.byID[rec.TokenID] = entry
-	if current, known := p.revisions[rec.Subject]; !known || rec.Revision > current {
-		p.revisions[rec.Subject] = rec.Revision
-	}
+	p.revisions[rec.Subject] = max(p.revisions[rec.Subject], rec.Revision)
 	return nil
 }
 

@@ -37,9 +37,9 @@ type tokenFileMember struct {
 }
 
 var tokenFileMembers = [...]tokenFileMember{
-	{fieldToken, true, func(raw []byte, e *TokenFileEntry, _ string) bool { return decodeString(raw, &e.Token) }},
-	{fieldTokenID, true, func(raw []byte, e *TokenFileEntry, _ string) bool { return decodeString(raw, &e.Record.TokenID) }},
-	{fieldIssuer, true, func(raw []byte, e *TokenFileEntry, _ string) bool { return decodeString(raw, &e.Record.Issuer) }},
+	{fieldToken, true, func(raw []byte, e *TokenFileEntry, _ string) bool { return decodeNotNull(raw, &e.Token) }},
+	{fieldTokenID, true, func(raw []byte, e *TokenFileEntry, _ string) bool { return decodeNotNull(raw, &e.Record.TokenID) }},
+	{fieldIssuer, true, func(raw []byte, e *TokenFileEntry, _ string) bool { return decodeNotNull(raw, &e.Record.Issuer) }},
 	{fieldAudience, true, func(raw []byte, e *TokenFileEntry, self string) bool {
 		return decodeResource(raw, self, &e.Record.Audience)
 	}},
@@ -52,14 +52,13 @@ var tokenFileMembers = [...]tokenFileMember{
 	{fieldTokenResource, true, func(raw []byte, e *TokenFileEntry, self string) bool {
 		return decodeResource(raw, self, &e.Record.TokenResource)
 	}},
-	{fieldSubject, true, func(raw []byte, e *TokenFileEntry, _ string) bool { return decodeString(raw, &e.Record.Subject) }},
-	{fieldTenant, true, func(raw []byte, e *TokenFileEntry, _ string) bool { return decodeString(raw, &e.Record.Tenant) }},
+	{fieldSubject, true, func(raw []byte, e *TokenFileEntry, _ string) bool { return decodeNotNull(raw, &e.Record.Subject) }},
+	{fieldTenant, true, func(raw []byte, e *TokenFileEntry, _ string) bool { return decodeNotNull(raw, &e.Record.Tenant) }},
 	{fieldScopes, true, func(raw []byte, e *TokenFileEntry, _ string) bool {
-		return len(raw) > 0 && raw[0] == '[' && json.Unmarshal(raw, &e.Record.Scopes) == nil
+		return decodeNotNull(raw, &e.Record.Scopes)
 	}},
 	{fieldRevision, true, func(raw []byte, e *TokenFileEntry, _ string) bool {
-		// Unmarshal would take null as 0; only a JSON number will do.
-		return len(raw) > 0 && '0' <= raw[0] && raw[0] <= '9' && json.Unmarshal(raw, &e.Record.Revision) == nil
+		return decodeNotNull(raw, &e.Record.Revision)
 	}},
 	{fieldActive, true, func(raw []byte, e *TokenFileEntry, _ string) bool {
 		e.Record.Active = string(raw) == "true"
@@ -170,13 +169,17 @@ func findTokenFileMember(name string) *tokenFileMember {
 	return nil
 }
 
-// decodeString accepts a JSON string only (Unmarshal would take null as "").
-func decodeString(raw []byte, dst *string) bool {
-	return len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, dst) == nil
+// decodeNotNull is json.Unmarshal without its one leniency here: null into
+// a string, a slice or an unsigned number succeeds and leaves the zero value.
+// Any other JSON of the wrong type is an error already (a string or a
+// negative, fractional or exponent number into uint64, a number into a
+// string). The decoder hands over raw without surrounding whitespace.
+func decodeNotNull(raw []byte, dst any) bool {
+	return string(raw) != "null" && json.Unmarshal(raw, dst) == nil
 }
 
 func decodeResource(raw []byte, canonicalURI string, dst *string) bool {
-	if !decodeString(raw, dst) {
+	if !decodeNotNull(raw, dst) {
 		return false
 	}
 	if *dst == selfResource {
@@ -187,7 +190,7 @@ func decodeResource(raw []byte, canonicalURI string, dst *string) bool {
 
 func decodeTime(raw []byte, dst *time.Time) bool {
 	var s string
-	if !decodeString(raw, &s) {
+	if !decodeNotNull(raw, &s) {
 		return false
 	}
 	t, err := time.Parse(time.RFC3339, s)

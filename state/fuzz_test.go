@@ -7,8 +7,10 @@ import (
 )
 
 // FuzzCursor feeds arbitrary Last-Event-ID values to Poll on a session
-// whose GET stream has delivered events 1–4 (priming 1, notifications 2–4),
-// next to a second session with events of its own.
+// whose GET stream has delivered events 1–4 (priming 1, notifications 2–4)
+// and holds one more pending, next to a second session with events of its
+// own, delivered and pending. GETs carry 3 notifications at most, so
+// Create's queues outlast the first GET.
 //
 // Invariant: Poll never panics; it answers exactly the four kept GET ids of
 // this session with a batch of this session's events only, and every other
@@ -32,19 +34,14 @@ func FuzzCursor(f *testing.F) {
 		f.Add(tc.cursor)
 	}
 	valid := map[string]bool{g(1): true, g(2): true, g(3): true, g(4): true}
+	cfg := Config{MaxSessions: 8, TTL: DefaultConfig().TTL, MaxEventsPerSet: 3, KeepDelivered: 16, MaxQueued: 16}
 	f.Fuzz(func(t *testing.T, cursor string) {
-		tab := newTestTable(Config{})
-		id := mustCreate(t, tab, alice, msgs("a1", "a2", "a3")...)
-		other := mustCreate(t, tab, bob, msgs("b1", "b2")...)
-		mustPoll(t, tab, id, alice, "")  // priming 1, events 2-4
-		mustPoll(t, tab, other, bob, "") // the other session's 1-3
+		tab := newTestTable(cfg)
+		id := mustCreate(t, tab, alice, msgs("a1", "a2", "a3", "a4")...)
+		other := mustCreate(t, tab, bob, msgs("b1", "b2", "b3", "b4")...)
+		mustPoll(t, tab, id, alice, "")  // priming 1, events 2-4; a4 pending
+		mustPoll(t, tab, other, bob, "") // the other session's 1-4; b4 pending
 		if _, err := tab.PostEventID(id, alice, t0); err != nil {
-			t.Fatal(err)
-		}
-		if err := tab.Enqueue(id, alice, []byte("a4"), t0); err != nil {
-			t.Fatal(err)
-		}
-		if err := tab.Enqueue(other, bob, []byte("b3"), t0); err != nil {
 			t.Fatal(err)
 		}
 
@@ -63,7 +60,7 @@ func FuzzCursor(f *testing.F) {
 			}
 			return
 		}
-		if len(b.Events) > DefaultConfig().MaxEventsPerSet {
+		if len(b.Events) > cfg.MaxEventsPerSet {
 			t.Fatalf("Poll(%q) returned %d events", cursor, len(b.Events))
 		}
 		for _, e := range append([]Delivered{{ID: b.PrimingID, Data: []byte("a")}}, b.Events...) {

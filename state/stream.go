@@ -23,7 +23,8 @@ type Batch struct {
 // that point (§2.4 item 2). POST streams keep nothing, so their ids never
 // resume anything (T-37).
 type getStream struct {
-	// pending holds enqueued notifications not yet delivered, oldest first.
+	// pending holds the notifications Create queued and no GET delivered
+	// yet, oldest first.
 	pending [][]byte
 	// delivered holds the latest KeepDelivered delivered notifications in
 	// delivery order, which is also sequence order.
@@ -65,12 +66,12 @@ type primingEvent struct {
 // under a fresh priming id that resumes from the same point as the cursor.
 func (t *Table) Poll(id string, owner Owner, cursor string, now time.Time) (Batch, error) {
 	t.mu.Lock()
-	defer t.mu.Unlock()
+	defer t.unlock()
 	s, err := t.live(id, owner, now)
 	if err != nil {
 		return Batch{}, err
 	}
-	if _, err := t.apply(id, s, InputPoll); err != nil {
+	if _, err := t.apply(id, s, InputPoll, now); err != nil {
 		return Batch{}, err
 	}
 	st := &s.stream
@@ -109,24 +110,6 @@ func (t *Table) Poll(id string, owner Owner, cursor string, now time.Time) (Batc
 	clear(st.pending[n:])
 	st.pending = st.pending[:n]
 	return batch, nil
-}
-
-// Enqueue queues a server notification for the session's GET stream
-// (the message is kept, not copied), with Step's lookup rules and no
-// transition. A session already holding MaxQueued undelivered notifications
-// refuses with ErrQueueFull: nothing is dropped silently.
-func (t *Table) Enqueue(id string, owner Owner, msg []byte, now time.Time) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	s, err := t.live(id, owner, now)
-	if err != nil {
-		return err
-	}
-	if len(s.stream.pending) >= t.cfg.MaxQueued {
-		return ErrQueueFull
-	}
-	s.stream.pending = append(s.stream.pending, msg)
-	return nil
 }
 
 // resumePoint returns the sequence number after which a resume from cursor

@@ -14,30 +14,31 @@ func g(seq int) string { return "g" + firstHandle + "-" + strconv.Itoa(seq) }
 // ev is the delivered event number seq carrying msg.
 func ev(seq int, msg string) Delivered { return Delivered{ID: g(seq), Data: []byte(msg)} }
 
-// pollThrice delivers n1..n3 on a cursorless GET: priming 1, events 2-4.
-func pollThrice(t *testing.T, tab *Table, id string) {
+// Notifications are queued only by Create, as the server does; a smaller
+// MaxEventsPerSet leaves some pending after a GET.
+
+// three is what pollOnce delivers when Create queued it: priming 1, events
+// 2-4.
+var three = []string{"n1", "n2", "n3"}
+
+// pollOnce makes one cursorless GET.
+func pollOnce(t *testing.T, tab *Table, id string) {
 	t.Helper()
-	for _, m := range []string{"n1", "n2", "n3"} {
-		if err := tab.Enqueue(id, alice, []byte(m), t0); err != nil {
-			t.Fatal(err)
-		}
-	}
 	mustPoll(t, tab, id, alice, "")
 }
 
-// deliverAll queues and delivers n1..n16 (priming 1, events 2-17), then
-// n17 (priming 18, event 19), pushing event 2 out of the 16 kept.
+// seventeen, queued at Create under seventeenCfg (16 kept, 17 queued), is
+// what deliverAll delivers.
+var (
+	seventeen    = numbered(1, 17)
+	seventeenCfg = Config{MaxSessions: 8, TTL: DefaultConfig().TTL, MaxEventsPerSet: 16, KeepDelivered: 16, MaxQueued: 17}
+)
+
+// deliverAll delivers n1..n16 (priming 1, events 2-17), then n17 (priming
+// 18, event 19), pushing event 2 out of the 16 kept.
 func deliverAll(t *testing.T, tab *Table, id string) {
 	t.Helper()
-	for i := 1; i <= 16; i++ {
-		if err := tab.Enqueue(id, alice, []byte("n"+strconv.Itoa(i)), t0); err != nil {
-			t.Fatal(err)
-		}
-	}
 	mustPoll(t, tab, id, alice, "")
-	if err := tab.Enqueue(id, alice, []byte("n17"), t0); err != nil {
-		t.Fatal(err)
-	}
 	mustPoll(t, tab, id, alice, "")
 }
 
@@ -66,49 +67,46 @@ var pollCases = []pollCase{
 	},
 	{
 		name:   "T-P11/second cursorless GET never repeats a delivered notification",
-		queued: []string{"n1"},
-		before: func(t *testing.T, tab *Table, id string) {
-			mustPoll(t, tab, id, alice, "")
-			if err := tab.Enqueue(id, alice, []byte("n2"), t0); err != nil {
-				t.Fatal(err)
-			}
-		},
-		want: Batch{PrimingID: g(3), Events: []Delivered{ev(4, "n2")}},
+		cfg:    Config{MaxSessions: 8, TTL: DefaultConfig().TTL, MaxEventsPerSet: 1, KeepDelivered: 16, MaxQueued: 16},
+		queued: []string{"n1", "n2"},
+		before: pollOnce, // priming 1, event 2 (n1)
+		want:   Batch{PrimingID: g(3), Events: []Delivered{ev(4, "n2")}},
 	},
 	{
 		name:   "T-36/cursor replays only the events after it",
-		before: pollThrice,
+		queued: three,
+		before: pollOnce,
 		cursor: g(2),
 		want:   Batch{PrimingID: g(5), Events: []Delivered{ev(3, "n2"), ev(4, "n3")}},
 	},
 	{
 		name:   "T-36/cursor at the newest event replays nothing",
-		before: pollThrice,
+		queued: three,
+		before: pollOnce,
 		cursor: g(4),
 		want:   Batch{PrimingID: g(5)},
 	},
 	{
 		name:   "T-36/priming id as cursor replays its whole batch",
-		before: pollThrice,
+		queued: three,
+		before: pollOnce,
 		cursor: g(1),
 		want:   Batch{PrimingID: g(5), Events: []Delivered{ev(2, "n1"), ev(3, "n2"), ev(4, "n3")}},
 	},
 	{
-		name: "T-36/replayed events come before pending ones",
-		before: func(t *testing.T, tab *Table, id string) {
-			pollThrice(t, tab, id)
-			if err := tab.Enqueue(id, alice, []byte("n4"), t0); err != nil {
-				t.Fatal(err)
-			}
-		},
+		name:   "T-36/replayed events come before pending ones",
+		cfg:    Config{MaxSessions: 8, TTL: DefaultConfig().TTL, MaxEventsPerSet: 3, KeepDelivered: 16, MaxQueued: 16},
+		queued: []string{"n1", "n2", "n3", "n4"},
+		before: pollOnce, // priming 1, events 2-4; n4 stays pending
 		cursor: g(3),
 		want:   Batch{PrimingID: g(5), Events: []Delivered{ev(4, "n3"), ev(6, "n4")}},
 		then:   &Batch{PrimingID: g(7)},
 	},
 	{
-		name: "T-36/priming id of a resumed batch resumes where its cursor did",
+		name:   "T-36/priming id of a resumed batch resumes where its cursor did",
+		queued: three,
 		before: func(t *testing.T, tab *Table, id string) {
-			pollThrice(t, tab, id)
+			pollOnce(t, tab, id)
 			mustPoll(t, tab, id, alice, g(2)) // priming 5 replays 3 and 4
 		},
 		cursor: g(5),
@@ -153,19 +151,22 @@ var pollCases = []pollCase{
 	},
 	{
 		name:    "T-37/another handle with a number this session delivered",
-		before:  pollThrice,
+		queued:  three,
+		before:  pollOnce,
 		cursor:  "g" + secondHandle + "-2",
 		wantErr: ErrCursor,
 	},
 	{
 		name:    "T-P11/the next number, not issued yet",
-		before:  pollThrice,
+		queued:  three,
+		before:  pollOnce,
 		cursor:  g(5),
 		wantErr: ErrCursor,
 	},
 	{
 		name:    "T-P11/a number far in the future",
-		before:  pollThrice,
+		queued:  three,
+		before:  pollOnce,
 		cursor:  "g" + firstHandle + "-18446744073709551615",
 		wantErr: ErrCursor,
 	},
@@ -178,30 +179,37 @@ var pollCases = []pollCase{
 	},
 	{
 		name:    "T-P11/malformed: leading zero",
-		before:  pollThrice,
+		queued:  three,
+		before:  pollOnce,
 		cursor:  "g" + firstHandle + "-02",
 		wantErr: ErrCursor,
 	},
 	{
 		name:    "T-P11/malformed: the session id",
-		before:  pollThrice,
+		queued:  three,
+		before:  pollOnce,
 		cursor:  firstID,
 		wantErr: ErrCursor,
 	},
 	{
 		name:    "S-P01/malformed: control byte",
-		before:  pollThrice,
+		queued:  three,
+		before:  pollOnce,
 		cursor:  "g" + firstHandle + "-2\x00",
 		wantErr: ErrCursor,
 	},
 	{
 		name:    "T-P11/an event pushed out of the 16 kept",
+		cfg:     seventeenCfg,
+		queued:  seventeen,
 		before:  deliverAll,
 		cursor:  g(2),
 		wantErr: ErrCursor,
 	},
 	{
 		name:   "T-P11/the oldest event still kept",
+		cfg:    seventeenCfg,
+		queued: seventeen,
 		before: deliverAll,
 		cursor: g(3),
 		want: Batch{PrimingID: g(20), Events: []Delivered{
@@ -212,15 +220,32 @@ var pollCases = []pollCase{
 	},
 	{
 		name:    "T-P11/a kept priming id whose batch was pushed out",
+		cfg:     seventeenCfg,
+		queued:  seventeen,
 		before:  deliverAll,
 		cursor:  g(1),
 		wantErr: ErrCursor,
 	},
 	{
 		name:   "T-P11/a kept priming id whose batch is still kept",
+		cfg:    seventeenCfg,
+		queued: seventeen,
 		before: deliverAll,
 		cursor: g(18),
 		want:   Batch{PrimingID: g(20), Events: []Delivered{ev(19, "n17")}},
+	},
+	{
+		// Two kept: the resumed GET pushes event 2 out, and its own priming
+		// id 4 resumes right after event 2, from where nothing is lost.
+		name:   "T-P11/a priming id resuming right after the newest pushed-out event",
+		cfg:    Config{MaxSessions: 8, TTL: DefaultConfig().TTL, MaxEventsPerSet: 2, KeepDelivered: 2, MaxQueued: 16},
+		queued: three,
+		before: func(t *testing.T, tab *Table, id string) {
+			mustPoll(t, tab, id, alice, "")   // priming 1, events 2-3
+			mustPoll(t, tab, id, alice, g(2)) // priming 4, replays 3, then n3 as 5
+		},
+		cursor: g(4),
+		want:   Batch{PrimingID: g(6), Events: []Delivered{ev(3, "n2"), ev(5, "n3")}},
 	},
 	{
 		name: "T-P11/a priming id pushed out of the 16 kept",
@@ -259,18 +284,11 @@ var pollCases = []pollCase{
 	{
 		name:   "profile/replay and pending share the 16 events of one answer",
 		cfg:    Config{MaxSessions: 8, TTL: DefaultConfig().TTL, MaxEventsPerSet: 16, KeepDelivered: 32, MaxQueued: 32},
-		queued: numbered(1, 10),
-		before: func(t *testing.T, tab *Table, id string) {
-			mustPoll(t, tab, id, alice, "") // priming 1, events 2-11
-			for _, m := range numbered(11, 20) {
-				if err := tab.Enqueue(id, alice, []byte(m), t0); err != nil {
-					t.Fatal(err)
-				}
-			}
-		},
-		cursor: g(1),
-		want:   Batch{PrimingID: g(12), Events: append(events(2, 1, 10), events(13, 11, 16)...)},
-		then:   &Batch{PrimingID: g(19), Events: events(20, 17, 20)},
+		queued: numbered(1, 30),
+		before: pollOnce, // priming 1, events 2-17 (n1-n16); n17-n30 stay pending
+		cursor: g(11),    // n10: replays n11-n16, then takes 10 pending
+		want:   Batch{PrimingID: g(18), Events: append(events(12, 11, 16), events(19, 17, 26)...)},
+		then:   &Batch{PrimingID: g(29), Events: events(30, 27, 30)},
 	},
 	{
 		name:   "profile/a replay longer than one answer is cut at 16",
@@ -348,15 +366,12 @@ func TestPollBeforeInitialized(t *testing.T) {
 // TestEventIDsUniqueAcrossStreams interleaves POST and GET event ids and
 // checks that no id repeats and the sequence numbers are one counter.
 func TestEventIDsUniqueAcrossStreams(t *testing.T) {
-	tab := newTestTable(Config{})
-	id := mustCreate(t, tab, alice)
+	tab := newTestTable(Config{MaxSessions: 8, TTL: DefaultConfig().TTL, MaxEventsPerSet: 1, KeepDelivered: 16, MaxQueued: 16})
+	id := mustCreate(t, tab, alice, msgs("0", "1", "2", "3")...)
 	var got []string
-	for i := range 4 {
+	for range 4 {
 		post, err := tab.PostEventID(id, alice, t0)
 		if err != nil {
-			t.Fatal(err)
-		}
-		if err := tab.Enqueue(id, alice, []byte{byte(i)}, t0); err != nil {
 			t.Fatal(err)
 		}
 		b := mustPoll(t, tab, id, alice, "")

@@ -32,8 +32,8 @@ type Config struct {
 	// how many of the latest priming ids, are kept for Last-Event-ID
 	// recovery. Older cursors get ErrCursor.
 	KeepDelivered int
-	// MaxQueued is the most undelivered notifications per session; more is
-	// ErrQueueFull, so nothing is dropped silently.
+	// MaxQueued is the most notifications Create queues for one session;
+	// more is ErrQueueFull, so nothing is dropped silently.
 	MaxQueued int
 }
 
@@ -67,8 +67,8 @@ var (
 	// another session, never delivered, or no longer kept (400, not 404,
 	// which would make the client drop its session; T-P11).
 	ErrCursor = errors.New("state: Last-Event-ID names no kept event of this GET stream")
-	// ErrQueueFull: the session already holds MaxQueued undelivered
-	// notifications.
+	// ErrQueueFull: Create was given more than MaxQueued notifications to
+	// queue; no session is made.
 	ErrQueueFull = errors.New("state: notification queue full")
 	// ErrEntropy: the random source failed, fell short, or repeated a live
 	// session id; no session is made from a weak id (500).
@@ -86,10 +86,85 @@ type Table struct {
 
 	mu       sync.Mutex
 	sessions map[string]*session
+	// ended collects the sessions ended under mu; unlock reports them to
+	// observe after releasing mu, so a slow observer never holds the table.
+	ended   []Ended
+	observe func(Ended)
+}
+
+// EndReason says how a session ended.
+type EndReason uint8
+
+const (
+	// EndDeleted: the client ended it with DELETE.
+	EndDeleted EndReason = iota + 1
+	// EndExpired: a request found its TTL run out.
+	EndExpired
+	// EndReclaimed: an initialize swept it, expired, to make room.
+	EndReclaimed
+	// EndRevoked: its owner's token was revoked, found on its next use.
+	EndRevoked
+	// EndRevisionChanged: its owner's authorization revision changed,
+	// found on its next use.
+	EndRevisionChanged
+)
+
+func (r EndReason) String() string {
+	switch r {
+	case EndDeleted:
+		return "delete"
+	case EndExpired:
+		return "ttl-expired"
+	case EndReclaimed:
+		return "capacity-reclaim"
+	case EndRevoked:
+		return "token-revoked"
+	case EndRevisionChanged:
+		return "revision-changed"
+	}
+	return "unknown"
+}
+
+// Ended reports one ended session to the observer. ID is the session id
+// itself: an observer that logs must correlate it, never print it.
+type Ended struct {
+	ID       string
+	Owner    Owner
+	Lifetime time.Duration
+	How      EndReason
+}
+
+// Observe sets the function told of every session that ends, after the
+// table's lock is released. Set it before the table is used.
+func (t *Table) Observe(f func(Ended)) {
+	t.mu.Lock()
+	t.observe = f
+	t.mu.Unlock()
+}
+
+// unlock releases mu and then reports what ended while it was held.
+func (t *Table) unlock() {
+	ended, observe := t.ended, t.observe
+	t.ended = nil
+	t.mu.Unlock()
+	if observe != nil {
+		for _, e := range ended {
+			observe(e)
+		}
+	}
+}
+
+// forget deletes a session and records how it ended. Callers hold mu.
+func (t *Table) forget(id string, s *session, how EndReason, now time.Time) {
+	delete(t.sessions, id)
+	if t.observe != nil {
+		t.ended = append(t.ended, Ended{ID: id, Owner: s.owner, Lifetime: now.Sub(s.created), How: how})
+	}
 }
 
 type session struct {
 	owner   Owner
+	created time.Time
 	expires time.Time
 	phase   Phase
 	// handle names the session inside its event ids (see ids.go).
@@ -119,8 +194,8 @@ func (t *Table) Create(owner Owner, now time.Time, queued ...[]byte) (id string,
 		return "", ErrQueueFull
 	}
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.reclaimExpired(now)
+	defer t.unlock()
+	t.reclaimExpired(now, EndReclaimed)
 	if len(t.sessions) >= t.cfg.MaxSessions {
 		return "", ErrFull
 	}
@@ -131,10 +206,10 @@ func (t *Table) Create(owner Owner, now time.Time, queued ...[]byte) (id string,
 	if _, taken := t.sessions[id]; taken {
 		return "", ErrEntropy
 	}
-	s := &session{owner: owner, expires: now.Add(t.cfg.TTL), phase: PhaseInitializing, handle: handle}
-	if len(queued) > 0 {
-		s.stream.pending = append(make([][]byte, 0, len(queued)), queued...)
-	}
+	s := &session{owner: owner, created: now, expires: now.Add(t.cfg.TTL), phase: PhaseInitializing, handle: handle}
+	// A copy of exactly len(queued) (none allocated for zero), so the
+	// caller's slice is not kept.
+	s.stream.pending = append(make([][]byte, 0, len(queued)), queued...)
 	t.sessions[id] = s
 	return id, nil
 }
@@ -147,12 +222,27 @@ func (t *Table) Create(owner Owner, now time.Time, queued ...[]byte) (id string,
 // so no request racing the DELETE can revive it.
 func (t *Table) Step(id string, owner Owner, in Input, now time.Time) (Phase, error) {
 	t.mu.Lock()
-	defer t.mu.Unlock()
+	defer t.unlock()
 	s, err := t.live(id, owner, now)
 	if err != nil {
 		return PhaseClosed, err
 	}
-	return t.apply(id, s, in)
+	return t.apply(id, s, in, now)
+}
+
+// Check reports the phase of the session id names for owner, with Step's
+// lookup rules and no transition. The server looks the session up before
+// the scope and tenant check (T-P14) and applies the input only after it,
+// so a request refused with 403 never moves a session (a refused DELETE
+// does not end it).
+func (t *Table) Check(id string, owner Owner, now time.Time) (Phase, error) {
+	t.mu.Lock()
+	defer t.unlock()
+	s, err := t.live(id, owner, now)
+	if err != nil {
+		return PhaseClosed, err
+	}
+	return s.phase, nil
 }
 
 // PostEventID returns a fresh event id for an SSE event on a POST response
@@ -160,7 +250,7 @@ func (t *Table) Step(id string, owner Owner, in Input, now time.Time) (Phase, er
 // ids are never valid cursors: POST streams are not resumable here.
 func (t *Table) PostEventID(id string, owner Owner, now time.Time) (string, error) {
 	t.mu.Lock()
-	defer t.mu.Unlock()
+	defer t.unlock()
 	s, err := t.live(id, owner, now)
 	if err != nil {
 		return "", err
@@ -168,11 +258,26 @@ func (t *Table) PostEventID(id string, owner Owner, now time.Time) (string, erro
 	return formatEventID(postStreamKind, s.handle, s.nextSeq()), nil
 }
 
+// End ends the session id names if it is live and bound to exactly owner,
+// reporting how; it says whether there was such a session. The server
+// calls it when owner's token turns out revoked or its revision changed,
+// so the session fails closed instead of waiting for its TTL.
+func (t *Table) End(id string, owner Owner, how EndReason, now time.Time) bool {
+	t.mu.Lock()
+	defer t.unlock()
+	s, err := t.live(id, owner, now)
+	if err != nil {
+		return false
+	}
+	t.forget(id, s, how, now)
+	return true
+}
+
 // Len returns the number of live sessions at now, reclaiming expired ones.
 func (t *Table) Len(now time.Time) int {
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.reclaimExpired(now)
+	defer t.unlock()
+	t.reclaimExpired(now, EndExpired)
 	return len(t.sessions)
 }
 
@@ -184,7 +289,7 @@ func (t *Table) live(id string, owner Owner, now time.Time) (*session, error) {
 		return nil, ErrNotFound
 	}
 	if s.expired(now) {
-		delete(t.sessions, id)
+		t.forget(id, s, EndExpired, now)
 		return nil, ErrNotFound
 	}
 	if s.owner != owner {
@@ -195,24 +300,24 @@ func (t *Table) live(id string, owner Owner, now time.Time) (*session, error) {
 
 // apply runs in through the lifecycle table and forgets a session that
 // reaches PhaseClosed. Callers hold t.mu.
-func (t *Table) apply(id string, s *session, in Input) (Phase, error) {
+func (t *Table) apply(id string, s *session, in Input, now time.Time) (Phase, error) {
 	next, err := transition(s.phase, in)
 	if err != nil {
 		return s.phase, err
 	}
 	s.phase = next
 	if next == PhaseClosed {
-		delete(t.sessions, id)
+		t.forget(id, s, EndDeleted, now)
 	}
 	return next, nil
 }
 
-// reclaimExpired forgets every expired session. It visits at most
-// MaxSessions entries. Callers hold t.mu.
-func (t *Table) reclaimExpired(now time.Time) {
+// reclaimExpired forgets every expired session, reporting how as how. It
+// visits at most MaxSessions entries. Callers hold t.mu.
+func (t *Table) reclaimExpired(now time.Time, how EndReason) {
 	for id, s := range t.sessions {
 		if s.expired(now) {
-			delete(t.sessions, id)
+			t.forget(id, s, how, now)
 		}
 	}
 }

@@ -24,6 +24,7 @@ func TestNewTableRejectsNonPositiveConfig(t *testing.T) {
 		{"TTL 0", func(c *Config) { c.TTL = 0 }},
 		{"MaxEventsPerSet 0", func(c *Config) { c.MaxEventsPerSet = 0 }},
 		{"KeepDelivered 0", func(c *Config) { c.KeepDelivered = 0 }},
+		{"MaxQueued 0", func(c *Config) { c.MaxQueued = 0 }},
 		{"MaxQueued -1", func(c *Config) { c.MaxQueued = -1 }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -138,9 +139,6 @@ func TestTTL(t *testing.T) {
 		if _, err := tab.Poll(id, alice, "", at); !errors.Is(err, ErrNotFound) {
 			t.Errorf("Poll err = %v, want ErrNotFound", err)
 		}
-		if err := tab.Enqueue(id, alice, []byte("n2"), at); !errors.Is(err, ErrNotFound) {
-			t.Errorf("Enqueue err = %v, want ErrNotFound", err)
-		}
 		if _, err := tab.PostEventID(id, alice, at); !errors.Is(err, ErrNotFound) {
 			t.Errorf("PostEventID err = %v, want ErrNotFound", err)
 		}
@@ -194,9 +192,6 @@ func TestOwnerBinding(t *testing.T) {
 			if _, err := tab.Poll(id, tc.other, "", t0); err != wantErr {
 				t.Errorf("Poll err = %v, want %v", err, wantErr)
 			}
-			if err := tab.Enqueue(id, tc.other, []byte("x"), t0); err != wantErr {
-				t.Errorf("Enqueue err = %v, want %v", err, wantErr)
-			}
 			if _, err := tab.PostEventID(id, tc.other, t0); err != wantErr {
 				t.Errorf("PostEventID err = %v, want %v", err, wantErr)
 			}
@@ -239,10 +234,25 @@ func TestUnicodeOwners(t *testing.T) {
 }
 
 func TestQueueLimit(t *testing.T) {
-	t.Run("profile/Create with 16 queued notifications", func(t *testing.T) {
+	t.Run("profile/Create with 16 queued notifications: none is dropped", func(t *testing.T) {
 		tab := newTestTable(Config{})
-		if _, err := tab.Create(alice, t0, make([][]byte, 16)...); err != nil {
-			t.Errorf("Create err = %v, want nil", err)
+		queued := make([][]byte, 16)
+		for i := range queued {
+			queued[i] = []byte{byte(i)}
+		}
+		id, err := tab.Create(alice, t0, queued...)
+		if err != nil {
+			t.Fatalf("Create err = %v, want nil", err)
+		}
+		// The 16 are delivered in order.
+		b := mustPoll(t, tab, id, alice, "")
+		var got []byte
+		for _, e := range b.Events {
+			got = append(got, e.Data...)
+		}
+		want := []byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("delivered (-want +got):\n%s", diff)
 		}
 	})
 	t.Run("profile/Create with 17 queued notifications", func(t *testing.T) {
@@ -254,34 +264,9 @@ func TestQueueLimit(t *testing.T) {
 			t.Errorf("Len = %d, want 0", n)
 		}
 	})
-	t.Run("T-31/Enqueue up to 16, the 17th is refused", func(t *testing.T) {
-		tab := newTestTable(Config{})
-		id := mustCreate(t, tab, alice)
-		for i := range 16 {
-			if err := tab.Enqueue(id, alice, []byte{byte(i)}, t0); err != nil {
-				t.Fatalf("Enqueue %d: %v", i, err)
-			}
-		}
-		if err := tab.Enqueue(id, alice, []byte("17th"), t0); !errors.Is(err, ErrQueueFull) {
-			t.Fatalf("17th Enqueue err = %v, want ErrQueueFull", err)
-		}
-		// Nothing was dropped: the first 16 are delivered in order.
-		b := mustPoll(t, tab, id, alice, "")
-		var got []byte
-		for _, e := range b.Events {
-			got = append(got, e.Data...)
-		}
-		want := []byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("delivered (-want +got):\n%s", diff)
-		}
-		if err := tab.Enqueue(id, alice, []byte("again"), t0); err != nil {
-			t.Errorf("Enqueue after the queue drained: %v", err)
-		}
-	})
 }
 
-// TestCheck covers Check (check.go): the phase under Step's lookup rules,
+// TestCheck covers Check: the phase under Step's lookup rules,
 // with no transition.
 func TestCheck(t *testing.T) {
 	for _, tc := range []struct {

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"net"
@@ -11,10 +12,11 @@ import (
 	"rawmcp/httpparse"
 )
 
-// conn is one client connection. Its loop: wait for a request's first
-// bytes holding only a 1 KiB first-read array, take a pooled buffer, read and parse the head, pass the gate,
-// answer, keep the connection only after a 2xx (pipelined bytes stay for
-// the next request), and close in stages after any 4xx/5xx.
+// conn is one client connection. Its loop: wait for the next request's
+// first bytes in a 1 KiB first-read array (an idle connection holds no
+// more), take a pooled request buffer, read and parse the head, pass the
+// in-flight gate, answer; keep the connection only after a 2xx (pipelined
+// bytes stay for the next request), and close in stages after any 4xx/5xx.
 type conn struct {
 	srv *Server
 	nc  net.Conn
@@ -26,6 +28,9 @@ type conn struct {
 	space *requestSpace
 	// filled is how many bytes of space.buf hold unparsed input.
 	filled int
+	// reqEnd is where the request being answered ends in space.buf, once
+	// its head is parsed (OnExchange shows those bytes).
+	reqEnd int
 	idle   atomic.Bool
 }
 
@@ -119,6 +124,7 @@ func (c *conn) serveRequest() bool {
 	if err != nil {
 		return c.answerReadError(err)
 	}
+	c.reqEnd = headLen + int(req.ContentLength)
 	if s.inFlight.Add(1) > int64(s.cfg.MaxInFlight) {
 		s.inFlight.Add(-1)
 		busy := unavailable(rule.InFlightGate)
@@ -250,6 +256,9 @@ func (c *conn) finish(resp *response, req *httpparse.Request) bool {
 	// Report before writing, so a client that has read the answer can
 	// rely on the decision being recorded (traces pair them in order).
 	s.report(c.id, resp, req)
+	if s.cfg.OnExchange != nil {
+		s.cfg.OnExchange(Exchange{Conn: c.id, Request: c.answeredBytes(req), Response: bytes.Clone(out), Decision: Decision{Status: resp.status, Rule: resp.rule}})
+	}
 	c.nc.SetWriteDeadline(s.cfg.Now().Add(s.cfg.WriteTimeout))
 	_, werr := c.nc.Write(out)
 	if werr != nil {
@@ -260,6 +269,20 @@ func (c *conn) finish(resp *response, req *httpparse.Request) bool {
 		return false
 	}
 	return true
+}
+
+// answeredBytes copies the bytes of the request being answered: the parsed
+// request's head and what arrived of its body, or everything read when it
+// never parsed.
+func (c *conn) answeredBytes(req *httpparse.Request) []byte {
+	if c.space == nil {
+		return nil
+	}
+	n := c.filled
+	if req != nil {
+		n = min(n, c.reqEnd)
+	}
+	return bytes.Clone(c.space.buf[:n])
 }
 
 // closeGracefully half-closes and drains a bounded amount, so the client

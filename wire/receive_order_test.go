@@ -2,8 +2,10 @@ package wire_test
 
 import (
 	"fmt"
+	"rawmcp/wire"
 	"rawmcp/wire/client"
 	"rawmcp/wire/rule"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -33,6 +35,10 @@ type want struct {
 	headers map[string]string
 	body    string
 }
+
+// anyBody marks a body this table does not pin: event ids carry the
+// session's random handle (the golden transcripts pin its shape).
+const anyBody = "<any>"
 
 // Constant error bodies: JSON-RPC errors without id (T-05, T-13).
 func httpError(status string) string {
@@ -228,9 +234,23 @@ func TestReceiveOrder(t *testing.T) {
 			func(e env) want {
 				return want{401, rule.InvalidToken, map[string]string{"WWW-Authenticate": challenge(e, "invalid_token", "mcp:connect")}, httpError("Unauthorized")}
 			}},
-		{"A-P02/another scheme is 400 invalid_request",
+		{"A-08/another scheme is no bearer credential: 401 with a bare challenge (RFC 6750 §3.1)",
 			func(e env) client.Request {
 				return post(e.f, "", pingBody, append(inSession(e.sid), [2]string{"Authorization", "Basic YTpi"})...)
+			},
+			func(e env) want {
+				return want{401, rule.NoCredentials, map[string]string{"WWW-Authenticate": challenge(e, "", "mcp:connect")}, httpError("Unauthorized")}
+			}},
+		{"A-P02/Bearer with two tokens is 400 invalid_request",
+			func(e env) client.Request {
+				return post(e.f, "", pingBody, append(inSession(e.sid), [2]string{"Authorization", "Bearer a b"})...)
+			},
+			func(e env) want {
+				return want{400, rule.MalformedAuthz, map[string]string{"WWW-Authenticate": challenge(e, "invalid_request", "mcp:connect")}, httpError("Bad Request")}
+			}},
+		{"A-P02/Bearer with no token is 400 invalid_request",
+			func(e env) client.Request {
+				return post(e.f, "", pingBody, append(inSession(e.sid), [2]string{"Authorization", "Bearer"})...)
 			},
 			func(e env) want {
 				return want{400, rule.MalformedAuthz, map[string]string{"WWW-Authenticate": challenge(e, "invalid_request", "mcp:connect")}, httpError("Bad Request")}
@@ -382,6 +402,70 @@ func TestReceiveOrder(t *testing.T) {
 				return sessionRequest(e.f, "GET", alice, e.sid, [2]string{"Last-Event-ID", "gAAAAAAAAAAAAAAAA-1"})
 			},
 			func(e env) want { return want{400, rule.CursorUnknown, nil, httpError("Bad Request")} }},
+		// GET and DELETE walk steps 3, 4 and 9 to 12 as POST does; each has its
+		// own case, so a check missing on one method's path shows.
+		{"T-P15/GET with a foreign Host is 403",
+			func(e env) client.Request {
+				return sessionRequest(e.f, "GET", alice, e.sid, [2]string{"Host", "evil.example"})
+			},
+			func(e env) want { return want{403, rule.HostNotOurs, nil, httpError("Forbidden")} }},
+		{"T-P15/DELETE with a foreign Host is 403",
+			func(e env) client.Request {
+				return sessionRequest(e.f, "DELETE", alice, e.sid, [2]string{"Host", "evil.example"})
+			},
+			func(e env) want { return want{403, rule.HostNotOurs, nil, httpError("Forbidden")} }},
+		{"T-P17/Host is checked on the metadata path too",
+			func(e env) client.Request {
+				return client.Request{Method: "GET", Path: "/.well-known/oauth-protected-resource/mcp", Header: [][2]string{{"Host", "evil.example"}}}
+			},
+			func(e env) want { return want{403, rule.HostNotOurs, nil, httpError("Forbidden")} }},
+		{"T-P16/DELETE with a foreign Origin is 403",
+			func(e env) client.Request {
+				return sessionRequest(e.f, "DELETE", alice, e.sid, [2]string{"Origin", "https://evil.example"})
+			},
+			func(e env) want { return want{403, rule.OriginNotAllowed, nil, httpError("Forbidden")} }},
+		{"A-10/GET with an unknown token is 401 invalid_token",
+			func(e env) client.Request { return sessionRequest(e.f, "GET", "not-a-token", e.sid) },
+			func(e env) want {
+				return want{401, rule.InvalidToken, map[string]string{"WWW-Authenticate": challenge(e, "invalid_token", "mcp:connect")}, httpError("Unauthorized")}
+			}},
+		{"T-P08/GET without MCP-Protocol-Version is 400",
+			func(e env) client.Request {
+				return sessionRequest(e.f, "GET", alice, e.sid, [2]string{"MCP-Protocol-Version", "-"})
+			},
+			func(e env) want { return want{400, rule.VersionRequired, nil, httpError("Bad Request")} }},
+		{"T-P08/DELETE with another MCP-Protocol-Version is 400 and the session survives",
+			func(e env) client.Request {
+				return sessionRequest(e.f, "DELETE", alice, e.sid, [2]string{"MCP-Protocol-Version", "2025-06-18"})
+			},
+			func(e env) want { return want{400, rule.VersionRequired, nil, httpError("Bad Request")} }},
+		{"T-43/DELETE of an unknown session is 404",
+			func(e env) client.Request {
+				return sessionRequest(e.f, "DELETE", alice, "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")
+			},
+			func(e env) want { return want{404, rule.SessionNotFound, nil, sessionNotFoundBody} }},
+		{"A-14/GET on alice's session with a token lacking mcp:connect is 403 insufficient_scope",
+			func(e env) client.Request { return sessionRequest(e.f, "GET", e.token("no-connect-scope"), e.sid) },
+			func(e env) want {
+				return want{403, rule.InsufficientScope, map[string]string{"WWW-Authenticate": challenge(e, "insufficient_scope", "mcp:connect")}, httpError("Forbidden")}
+			}},
+		{"A-14/DELETE on alice's session with a token lacking mcp:connect is 403 insufficient_scope",
+			func(e env) client.Request { return sessionRequest(e.f, "DELETE", e.token("no-connect-scope"), e.sid) },
+			func(e env) want {
+				return want{403, rule.InsufficientScope, map[string]string{"WWW-Authenticate": challenge(e, "insufficient_scope", "mcp:connect")}, httpError("Forbidden")}
+			}},
+		{"T-25/GET answers the stream at once",
+			func(e env) client.Request { return sessionRequest(e.f, "GET", alice, e.sid) },
+			func(e env) want {
+				return want{200, rule.GetStream, map[string]string{"Content-Type": "text/event-stream"}, anyBody}
+			}},
+		{"A-23/metadata is served without a token",
+			func(e env) client.Request {
+				return client.Request{Method: "GET", Path: "/.well-known/oauth-protected-resource/mcp", Header: [][2]string{{"Host", e.f.Addr}}}
+			},
+			func(e env) want {
+				return want{200, rule.MetadataServed, map[string]string{"Content-Type": "application/json"}, string(e.f.Policy.Metadata())}
+			}},
 		{"T-42/GET without Mcp-Session-Id is 400",
 			func(e env) client.Request { return sessionRequest(e.f, "GET", alice, "") },
 			func(e env) want { return want{400, rule.SessionRequired, nil, httpError("Bad Request")} }},
@@ -396,11 +480,17 @@ func TestReceiveOrder(t *testing.T) {
 				return want{401, rule.NoCredentials, map[string]string{"WWW-Authenticate": challenge(e, "", "mcp:connect")}, httpError("Unauthorized")}
 			}},
 	}
+	covered := map[string][]rule.ID{} // method (and path kind) → rules its cases name
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			e := env{f: f, sid: openSession(t, f, "alice")}
 			sessions = append(sessions, e.sid)
 			req := tc.req(e)
+			walker := req.Method
+			if strings.HasPrefix(req.Path, "/.well-known/") {
+				walker += " metadata"
+			}
+			covered[walker] = append(covered[walker], tc.want(e).rule)
 			f.TakeDecisions()
 			resp := do(t, f, req.Bytes())
 			w := tc.want(e)
@@ -414,6 +504,15 @@ func TestReceiveOrder(t *testing.T) {
 				t.Errorf("decisions = %+v, want one with status %d and rule %s", decisions, w.status, w.rule)
 			}
 		})
+	}
+	// Every step has a case for every method that walks it, so deleting a
+	// check on one method's path turns a case red.
+	for _, step := range wire.ReceiveOrder {
+		for _, m := range step.Methods {
+			if !slices.ContainsFunc(covered[m], func(id rule.ID) bool { return slices.Contains(step.Rules, id) }) {
+				t.Errorf("step %s has no case for %s (rules %v)", step.Label, m, step.Rules)
+			}
+		}
 	}
 	// A-33, A-P07: the server's log of the whole table names no token and
 	// no session id.
@@ -451,6 +550,9 @@ func checkResponse(t *testing.T, resp *httpparse.Response, w want) {
 			t.Errorf("%s:\n%s", name, cmp.Diff(value, got))
 		}
 	}
+	if w.body == anyBody {
+		return
+	}
 	if diff := cmp.Diff(w.body, string(resp.Body)); diff != "" {
 		t.Errorf("body (-want +got):\n%s", diff)
 	}
@@ -475,5 +577,31 @@ func TestLogCorrelates(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("log line (-want +got):\n%s", diff)
+	}
+}
+
+// TestLogNamesDenialDetail: every 401 for a presented token looks the same
+// on the wire, but the server log says which check failed, as
+// policy.Denial.Detail names it, and never the token.
+func TestLogNamesDenialDetail(t *testing.T) {
+	var logs syncBuffer
+	f := startFixture(t, logTo(&logs))
+	for _, tc := range []struct{ token, detail string }{
+		{"expired", policy.DetailExpired},
+		{"wrong-audience", policy.DetailAudience},
+		{"inactive", policy.DetailInactive},
+	} {
+		t.Run(tc.token, func(t *testing.T) {
+			if resp := do(t, f, post(f, f.Tokens[tc.token], pingBody).Bytes()); resp.Status != 401 {
+				t.Fatalf("status = %d, want 401", resp.Status)
+			}
+			want := "rule=A-10 detail=" + tc.detail + " token=" + policy.Correlate([]byte(f.Tokens[tc.token])) + "\n"
+			if !strings.Contains(logs.String(), want) {
+				t.Errorf("log lacks %q:\n%s", want, logs.String())
+			}
+		})
+	}
+	if found := leaked(logs.String(), secretsOf(f)); len(found) > 0 {
+		t.Errorf("the server log carries %v", found)
 	}
 }

@@ -121,6 +121,9 @@ func (x *exchange) post() response {
 	}
 	// 13. Dispatch.
 	reply := x.srv.mcp.Post(mcp.Call{Msg: msg, SessionID: string(sessionID), Owner: owner, Now: x.now})
+	if reply.SessionID != "" {
+		x.srv.sessionOpened(x.c.id, reply.SessionID, principal)
+	}
 	return x.replyResponse(reply)
 }
 
@@ -297,10 +300,23 @@ func (x *exchange) checkSession(id []byte, present bool, owner state.Owner) (sta
 	return phase, response{}, true
 }
 
-// authenticate is the bearer step; it runs on every /mcp request.
+// authenticate is the bearer step; it runs on every /mcp request. A
+// token refused because it was revoked or its revision changed ends the
+// session it names, if that session is its holder's: the session fails
+// closed now instead of living out its TTL.
 func (x *exchange) authenticate(op string) (policy.Principal, *policy.Denial) {
 	authz, present := x.req.Get(httpparse.SingletonAuthorization)
-	return x.srv.cfg.Policy.Authenticate(authz, present, op, x.now)
+	p, d := x.srv.cfg.Policy.Authenticate(authz, present, op, x.now)
+	if d != nil && d.Holder != nil {
+		if sid, ok := x.req.Get(httpparse.SingletonSessionID); ok && state.ValidSessionID(sid) {
+			how := state.EndRevoked
+			if d.Detail == policy.DetailRevision {
+				how = state.EndRevisionChanged
+			}
+			x.srv.cfg.Sessions.End(string(sid), ownerOf(*d.Holder), how, x.now)
+		}
+	}
+	return p, d
 }
 
 func ownerOf(p policy.Principal) state.Owner {

@@ -59,6 +59,18 @@ type Config struct {
 	// OnDecision, if set, is called after each response with the rule that
 	// decided it (traces print it). It must not block.
 	OnDecision func(Decision)
+	// OnExchange, if set, is called after each response with the bytes of
+	// the request and of the answer (copies), for `serve -trace`. It must
+	// not block.
+	OnExchange func(Exchange)
+}
+
+// Exchange is one answered request as it crossed the wire.
+type Exchange struct {
+	Conn     uint64
+	Request  []byte // what was read of the request: its head and as much body as arrived
+	Response []byte // the answer as written
+	Decision Decision
 }
 
 // Decision reports one answered request: its status and the rule behind it.
@@ -129,6 +141,7 @@ func NewServer(cfg Config) (*Server, error) {
 		active:   make(map[*conn]struct{}),
 		shutdown: make(chan struct{}),
 	}
+	cfg.Sessions.Observe(s.sessionEnded)
 	// One buffer holds the longest legal request: request line, header
 	// section and body. Reads never go past it, so the parser's limits
 	// trip before the buffer can fill.
@@ -292,6 +305,22 @@ func (s *Server) report(connID uint64, r *response, req *httpparse.Request) {
 	if s.cfg.OnDecision != nil {
 		s.cfg.OnDecision(Decision{Status: r.status, Rule: r.rule})
 	}
+}
+
+// sessionOpened logs a new session: who opened it, by correlation ids
+// only (the operator's evidence of the profile's checklist).
+func (s *Server) sessionOpened(connID uint64, sessionID string, p policy.Principal) {
+	s.cfg.Logger.LogAttrs(context.Background(), slog.LevelInfo, "session opened",
+		slog.Uint64("conn", connID), slog.String("session", policy.Correlate([]byte(sessionID))),
+		slog.String("token", p.Correlation), slog.String("subject", policy.Correlate([]byte(p.Subject))),
+		slog.String("tenant", p.Tenant))
+}
+
+// sessionEnded logs a session's end: how, and how long it lived.
+func (s *Server) sessionEnded(e state.Ended) {
+	s.cfg.Logger.LogAttrs(context.Background(), slog.LevelInfo, "session ended",
+		slog.String("session", policy.Correlate([]byte(e.ID))), slog.String("subject", policy.Correlate([]byte(e.Owner.Subject))),
+		slog.String("tenant", e.Owner.Tenant), slog.String("how", e.How.String()), slog.Duration("lifetime", e.Lifetime))
 }
 
 // credentials drops a leading "Bearer " so the log's correlation id of a

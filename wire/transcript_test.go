@@ -224,10 +224,13 @@ var errorStatuses = []exchange{
 	{"400: duplicate member names in the body (T-P13)", func(s *transcriptState) []byte {
 		return post(s.f, s.f.Tokens["alice"], `{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}`).Bytes()
 	}},
-	{"400: a malformed Authorization (A-P02)", func(s *transcriptState) []byte {
-		return post(s.f, "", pingBody, [2]string{"Authorization", "Basic YTpi"}).Bytes()
+	{"400: a malformed Authorization: Bearer with two tokens (A-P02)", func(s *transcriptState) []byte {
+		return post(s.f, "", pingBody, [2]string{"Authorization", "Bearer a b"}).Bytes()
 	}},
 	{"401: no token (A-08)", func(s *transcriptState) []byte { return post(s.f, "", pingBody).Bytes() }},
+	{"401: another scheme is no bearer credential: a bare challenge (A-08, RFC 6750 §3.1)", func(s *transcriptState) []byte {
+		return post(s.f, "", pingBody, [2]string{"Authorization", "Basic YTpi"}).Bytes()
+	}},
 	{"401: a token minted for another resource (A-10, A-12)", func(s *transcriptState) []byte {
 		return post(s.f, s.f.Tokens["wrong-audience"], pingBody).Bytes()
 	}},

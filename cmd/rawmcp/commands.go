@@ -45,9 +45,12 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 func runAttack(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("attack", "attack [-v] [-trace]",
-		"Runs each attack of the table against a fresh server with the exact status and\n"+
-			"rule that block it, then scans every response for tokens and session ids. BLOCK\n"+
-			"means every attack was blocked; the attacks that got through are listed on stderr.", stderr)
+		"Runs the probe's whole catalogue (rawmcp probe -strict, with every kind of token)\n"+
+			"against a fresh server, then each attack that needs the fixture's powers\n"+
+			"(revocation, a revision change, tokens for other resources) against a server of\n"+
+			"its own with the exact status and rule that block it, then scans every response\n"+
+			"for tokens and session ids. BLOCK means everything was blocked; what got through\n"+
+			"is listed on stderr.", stderr)
 	verbose := fs.Bool("v", false, "list every attack with its expected and observed status (stderr)")
 	trace := traceFlag(fs, stderr)
 	if code, done := parse(fs, args, 0); done {
@@ -101,7 +104,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			"The log goes to stderr and never carries a token or a session id.", stderr)
 	fs.StringVar(&opts.Addr, "addr", opts.Addr, "listen address, 127.0.0.1:port only (port 0: a free one)")
 	var origins, tenants listFlag
-	fs.Var(&origins, "origin", "allowed Origin, exactly as browsers send it (repeatable; default: none, so only clients sending no Origin)")
+	fs.Var(&origins, "origin", "another allowed Origin, exactly as browsers send it (repeatable); http://127.0.0.1:PORT and http://localhost:PORT, the server's own, are always allowed, and so is a request with no Origin")
 	tokens := fs.String("tokens", "", "token records as JSON (see policy.ParseTokenFile); \"self\" as audience or resource means this server")
 	fs.Var(&tenants, "tenant", "tenant on the ACL (repeatable; default: every tenant a token names)")
 	fs.StringVar(&opts.Issuer, "issuer", opts.Issuer, "the one accepted token issuer")
@@ -109,6 +112,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.DurationVar(&opts.SessionTTL, "session-ttl", opts.SessionTTL, "session lifetime from initialize, never renewed")
 	fs.IntVar(&opts.MaxInFlight, "inflight", opts.MaxInFlight, "most requests in processing; one more gets 503 at once")
 	verbose := fs.Bool("v", false, "log every answer with its rule, not only refusals")
+	trace := fs.Bool("trace", false, "print every exchange on every connection like curl -v, prefixed with its connection, tokens and session ids redacted, each answer with its rule (stderr)")
 	if code, done := parse(fs, args, 0); done {
 		return code
 	}
@@ -126,6 +130,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		level = slog.LevelDebug
 	}
 	opts.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	opts.Summary = stderr
+	if *trace {
+		opts.Trace = stderr
+	}
 	err := scenario.Serve(ctx, opts, func(e scenario.Endpoint) error { return printJSON(stdout, e) })
 	switch {
 	case errors.Is(err, wire.ErrNotLoopback), errors.Is(err, scenario.ErrServeOptions):

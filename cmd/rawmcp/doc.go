@@ -5,7 +5,7 @@
 // Usage:
 //
 //	rawmcp demo [-trace]             the happy path, checked byte for byte: PASS or FAIL
-//	rawmcp attack [-v] [-trace]      the attack table: BLOCK or PENETRATED
+//	rawmcp attack [-v] [-trace]      the probe's catalogue and the fixture's attacks: BLOCK or PENETRATED
 //	rawmcp experiments [-trace] [N]  the profile's ten step-by-step experiments, or one
 //	rawmcp serve [flags]             /mcp on 127.0.0.1 for real MCP clients and curl
 //	rawmcp bench -url URL [flags]    load a Streamable HTTP server on loopback (package wire/loadgen)

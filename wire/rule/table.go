@@ -121,9 +121,9 @@ var table = []Rule{
 	{GetStream, MUST, "MCP Transports §2.2 item 3", "GET opens the session's notification stream: priming event with retry, queued notifications, end"},
 	{DeleteEndsSession, MAY, "MCP Transports §2.5 item 5", "DELETE ends the session (204); every later request with its id is 404"},
 	// Authorization.
-	{NoCredentials, SHOULD, "RFC 6750 §3.1; MCP Auth §4.2", "no Authorization header: 401 with resource_metadata and scope, and no error code"},
+	{NoCredentials, SHOULD, "RFC 6750 §3.1; MCP Auth §4.2", "no bearer credential (no Authorization header, or another scheme than Bearer): 401 with resource_metadata and scope, and no error code"},
 	{InvalidToken, MUST, "MCP Auth §9.2; RFC 6750 §3.1", "the token is unknown, inactive, expired, revoked or bound elsewhere: one 401 invalid_token, no hint which"},
-	{MalformedAuthz, PROFILE, "RFC 6750 §3.1 (classification is a choice)", "the Authorization header is not 'Bearer <b64token>' (400 invalid_request)"},
+	{MalformedAuthz, PROFILE, "RFC 6750 §2.1, §3.1 (classification is a choice)", "Bearer with no token, an empty one, more than one or one that is not a b64token (400 invalid_request)"},
 	{InsufficientScope, SHOULD, "MCP Auth §10.1.1; RFC 6750 §3.1", "the token is valid but lacks a scope this request needs (403 insufficient_scope, step-up)"},
 	{TenantNotServed, PROFILE, "MCP Auth §10 (403 for a permission the token cannot gain)", "the token is valid but its tenant is not served here (403, no challenge: no step-up helps)"},
 	{MetadataPublic, PROFILE, "RFC 9728 §3; MCP Auth §4.2", "metadata is public: a request carrying Authorization is refused (400)"},

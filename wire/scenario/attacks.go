@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	mcpprobe "rawmcp/wire/client/probe"
 	"rawmcp/wire/rule"
 	"slices"
 	"strconv"
@@ -32,6 +33,9 @@ type Attack struct {
 
 // AttackResult is what one attack met.
 type AttackResult struct {
+	// Check is the probe check's id when the attack is one of the probe's
+	// catalogue; then Observed is its verdict and Want is 0.
+	Check    string
 	Name     string
 	Rule     rule.ID
 	Want     int
@@ -58,20 +62,35 @@ const (
 	Penetrated = "PENETRATED"
 )
 
-// Attacks returns the attack table, in the order RunAttacks runs it.
+// Attacks returns the attack table, in the order RunAttacks runs it: the
+// attacks that need the fixture's powers (revocation, a revision change,
+// tokens minted for other resources, not yet valid or inactive, a tenant
+// off the ACL) or look where no probe check does. An attack the probe's
+// catalogue expresses is that check, run by RunAttacks, not a copy here.
 func Attacks() []Attack { return slices.Clone(attackTable) }
 
-// RunAttacks runs each attack against a server of its own, so that no
-// attack's revocation, revision change or flood can help or hinder
-// another, then scans every response of the whole run for fixture tokens
-// and session ids (the leak check, itself counted as an attack). The
-// verdict is BLOCK only if everything was blocked.
+// RunAttacks runs the probe's whole catalogue (the black-box contract any
+// MCP server is held to) against a fixture server, strict and with every
+// token it can use; then each attack against a server of its own, so that
+// no attack's revocation, revision change or flood can help or hinder
+// another; then scans every response of the attacks for fixture tokens and
+// session ids (the leak check, itself counted as an attack; EH-01 scans
+// the probe's). The verdict is BLOCK only if everything was blocked.
 func RunAttacks(ctx context.Context, opts RunOptions, attacks []Attack) AttackVerdict {
-	return newRun(ctx, opts).attacks(attacks)
+	return newRun(ctx, opts).attacks(attacks, true)
 }
 
-func (r *run) attacks(attacks []Attack) AttackVerdict {
+// RunTable runs only the given attacks and the leak check, without the
+// probe's catalogue.
+func RunTable(ctx context.Context, opts RunOptions, attacks []Attack) AttackVerdict {
+	return newRun(ctx, opts).attacks(attacks, false)
+}
+
+func (r *run) attacks(attacks []Attack, withProbe bool) AttackVerdict {
 	v := AttackVerdict{Profile: Profile, ProtocolVersion: mcp.ProtocolVersion, Verdict: Block}
+	if withProbe {
+		v.Results = append(v.Results, r.probeChecks()...)
+	}
 	for _, a := range attacks {
 		v.Results = append(v.Results, r.attack(a))
 	}
@@ -118,6 +137,52 @@ func (r *run) attack(a Attack) AttackResult {
 	return res
 }
 
+// probeTokens names, for each kind of token the probe's catalogue asks
+// for, the fixture token of that kind.
+var probeTokens = map[string]string{
+	"wrong_audience": "wrong-audience",
+	"wrong_issuer":   "wrong-issuer",
+	"expired":        "expired",
+	"low_scope":      "no-resources-scope",
+}
+
+// probeChecks runs the probe's catalogue against one fixture server with
+// -strict: alice's token, bob's as the second principal, and the named
+// tokens. A check blocks when it passes (or, PV-04, only reports).
+func (r *run) probeChecks() []AttackResult {
+	b, err := r.start("probe: the catalogue of rawmcp probe, strict")
+	if err != nil {
+		return []AttackResult{{Name: "probe catalogue", Problem: "could not start a server: " + err.Error()}}
+	}
+	defer b.close()
+	named := map[string]string{}
+	for kind, name := range probeTokens {
+		named[kind] = b.fx.Tokens[name]
+	}
+	target, err := mcpprobe.ParseTarget(b.fx.URL)
+	if err != nil {
+		return []AttackResult{{Name: "probe catalogue", Problem: err.Error()}}
+	}
+	rep, err := mcpprobe.Run(r.ctx, target, mcpprobe.Options{
+		Token: b.fx.Tokens["alice"], Token2: b.fx.Tokens["bob"], Named: named, Strict: true, Trace: r.traceTo,
+	})
+	if rep == nil {
+		return []AttackResult{{Name: "probe catalogue", Problem: r.secret.redact(err.Error())}}
+	}
+	var out []AttackResult
+	for _, res := range rep.Results {
+		ar := AttackResult{
+			Check: res.Check.ID, Name: res.Check.ID + " " + res.Check.Line, Rule: res.Check.Rule,
+			Observed: string(res.Verdict), Blocked: res.Verdict == mcpprobe.Pass || res.Verdict == mcpprobe.Info,
+		}
+		if !ar.Blocked {
+			ar.Problem = r.secret.redact(res.Reason)
+		}
+		out = append(out, ar)
+	}
+	return out
+}
+
 // leakCheck is the last attack: did any response, error or not, echo a
 // token or a session id?
 func (r *run) leakCheck() AttackResult {
@@ -149,7 +214,10 @@ func (v AttackVerdict) Report(w io.Writer, verbose bool) {
 			mark = "THROUGH"
 		}
 		want := "expected " + strconv.Itoa(res.Want)
-		if res.Want == 0 {
+		switch {
+		case res.Check != "":
+			want = "expected pass"
+		case res.Want == 0:
 			want = "expected no leak"
 		}
 		line := fmt.Sprintf("%s %-62s %s, observed %s", mark, res.Name, want, res.Observed)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	mcpprobe "rawmcp/wire/client/probe"
 	"rawmcp/wire/rule"
 	"testing"
 
@@ -13,12 +14,13 @@ import (
 	"rawmcp/wire/mcp"
 )
 
-// TestAttacks runs the whole table once and reads each attack's result
-// as a subtest.
+// TestAttacks runs the probe's catalogue and the whole table once and
+// reads each result as a subtest.
 func TestAttacks(t *testing.T) {
 	table := Attacks()
-	if len(table) < 20 {
-		t.Fatalf("the attack table has %d attacks, the profile asks for at least 20", len(table))
+	all := len(mcpprobe.Catalogue()) + len(table) + 1
+	if all < 20 {
+		t.Fatalf("%d attacks in all, the profile asks for at least 20", all)
 	}
 	v := RunAttacks(context.Background(), RunOptions{}, table)
 	for _, res := range v.Results {
@@ -28,8 +30,19 @@ func TestAttacks(t *testing.T) {
 			}
 		})
 	}
+	var checks []string
+	for _, res := range v.Results[:len(mcpprobe.Catalogue())] {
+		checks = append(checks, res.Check)
+	}
+	var catalogue []string
+	for _, c := range mcpprobe.Catalogue() {
+		catalogue = append(catalogue, c.ID)
+	}
+	if diff := cmp.Diff(catalogue, checks); diff != "" {
+		t.Errorf("the attack run's probe checks (-want +got):\n%s", diff)
+	}
 	got := [3]any{v.BlockedAttacks, v.Verdict, len(v.Results)}
-	want := [3]any{len(table) + 1, "BLOCK", len(table) + 1}
+	want := [3]any{all, "BLOCK", all}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("blocked attacks, verdict, results (-want +got):\n%s", diff)
 	}
@@ -38,10 +51,7 @@ func TestAttacks(t *testing.T) {
 // TestBrokenExpectationPenetrates runs table entries with a wrong
 // expectation through the same runner: the verdict must turn.
 func TestBrokenExpectationPenetrates(t *testing.T) {
-	expired := Attacks()[5]
-	if expired.Name != "expired token" {
-		t.Fatalf("attack 6 is %q, want the expired token", expired.Name)
-	}
+	expired := Attack{Name: "expired token", Rule: rule.InvalidToken, Want: 401, probe: tokenRefused("expired")}
 	// The right status for the wrong reason: a trace that annotates a
 	// refused token as a missing one teaches the wrong lesson.
 	wrongRule := expired
@@ -55,7 +65,7 @@ func TestBrokenExpectationPenetrates(t *testing.T) {
 			}
 			return resp, errors.New("a field the attack forbids is present")
 		}}
-	v := RunAttacks(context.Background(), RunOptions{}, []Attack{expired, wrongRule, extraCheckFails})
+	v := RunTable(context.Background(), RunOptions{}, []Attack{expired, wrongRule, extraCheckFails})
 	want := AttackVerdict{
 		BlockedAttacks: 1, Profile: Profile, ProtocolVersion: "2025-11-25", Verdict: "PENETRATED",
 		Results: []AttackResult{

@@ -28,7 +28,8 @@ type run struct {
 	ctx        context.Context
 	fixture    Options
 	secret     *redactor
-	trace      *tracer // nil: no trace
+	trace      *tracer   // nil: no trace
+	traceTo    io.Writer // where trace prints; the probe's trace goes there too
 	roundTrips int
 	// exposed is what each response showed a client, kept for the leak
 	// check at the end of the run.
@@ -41,7 +42,7 @@ type exposure struct {
 }
 
 func newRun(ctx context.Context, opts RunOptions) *run {
-	r := &run{ctx: ctx, fixture: opts.Fixture, secret: &redactor{}}
+	r := &run{ctx: ctx, fixture: opts.Fixture, secret: &redactor{}, traceTo: opts.Trace}
 	if opts.Trace != nil {
 		r.trace = &tracer{w: opts.Trace, secret: r.secret}
 	}

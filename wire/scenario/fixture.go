@@ -121,6 +121,9 @@ var tokenSpecs = []tokenSpec{
 	}},
 	{"revocable", nil},
 	{"no-resources-scope", func(r *policy.TokenRecord, _ string, _ time.Time) { r.Scopes = []string{policy.ScopeConnect} }},
+	// alice's own session, opened with another token, is reached but the
+	// stream and DELETE need mcp:connect (A-14 on GET and DELETE).
+	{"no-connect-scope", func(r *policy.TokenRecord, _ string, _ time.Time) { r.Scopes = []string{policy.ScopeResourcesRead} }},
 	{"other-tenant", func(r *policy.TokenRecord, _ string, _ time.Time) { r.Tenant = TenantGlobex }},
 	{"wrong-issuer", func(r *policy.TokenRecord, _ string, _ time.Time) { r.Issuer = "https://evil.invalid" }},
 	{"wrong-audience", func(r *policy.TokenRecord, _ string, _ time.Time) { r.Audience = elsewhere }},

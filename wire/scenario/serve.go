@@ -3,6 +3,7 @@ package scenario
 import (
 	"context"
 	"errors"
+	"io"
 	"log/slog"
 	"time"
 
@@ -38,6 +39,12 @@ type ServeOptions struct {
 	// Logger receives the server's log; it never carries a token or a
 	// session id.
 	Logger *slog.Logger
+	// Trace, if set, receives every exchange on every connection as
+	// `demo -trace` prints it, each line prefixed with its connection.
+	Trace io.Writer
+	// Summary, if set, receives what the clients were refused, by rule,
+	// when Serve stops.
+	Summary io.Writer
 }
 
 // DefaultServeOptions returns the profile's defaults: a random port, only
@@ -78,6 +85,11 @@ func Serve(ctx context.Context, opts ServeOptions, ready func(Endpoint) error) e
 		return ErrServeOptions
 	}
 	var endpoint Endpoint
+	var tr *serveTracer
+	if opts.Trace != nil {
+		tr = &serveTracer{t: tracer{w: opts.Trace, secret: &redactor{}}}
+	}
+	refused := &refusals{}
 	table := state.DefaultConfig()
 	table.MaxSessions, table.TTL = opts.MaxSessions, opts.SessionTTL
 	srv, err := wiretest.Start(opts.Addr, wiretest.Config{
@@ -85,17 +97,29 @@ func Serve(ctx context.Context, opts ServeOptions, ready func(Endpoint) error) e
 		Tenants: opts.Tenants,
 		Origins: opts.Origins,
 		Tokens: func(canonical string) ([]policy.TokenFileEntry, error) {
+			entries := make([]policy.TokenFileEntry, 1)
+			var err error
 			if opts.TokenFile != nil {
-				return policy.ParseTokenFile(opts.TokenFile, canonical)
+				entries, err = policy.ParseTokenFile(opts.TokenFile, canonical)
+			} else {
+				entries[0], err = demoToken(canonical, opts.Issuer, time.Now())
+				endpoint.Token = entries[0].Token
 			}
-			demo, err := demoToken(canonical, opts.Issuer, time.Now())
-			endpoint.Token = demo.Token
-			return []policy.TokenFileEntry{demo}, err
+			if tr != nil {
+				for _, e := range entries {
+					tr.t.secret.addToken(e.Token)
+				}
+			}
+			return entries, err
 		},
 		Table: table,
 		Configure: func(c *wire.Config) {
 			c.MaxInFlight = opts.MaxInFlight
 			c.Logger = opts.Logger
+			c.OnDecision = refused.add
+			if tr != nil {
+				c.OnExchange = tr.exchange
+			}
 		},
 	})
 	if err != nil {
@@ -114,7 +138,11 @@ func Serve(ctx context.Context, opts ServeOptions, ready func(Endpoint) error) e
 	opts.Logger.Info("shutting down")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	return srv.Shutdown(shutdownCtx)
+	err = srv.Shutdown(shutdownCtx)
+	if opts.Summary != nil {
+		refused.write(opts.Summary)
+	}
+	return err
 }
 
 // demoToken mints the one token of a server started without a token file:

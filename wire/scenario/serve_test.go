@@ -6,8 +6,10 @@ import (
 	"errors"
 	"log/slog"
 	"rawmcp/wire/client"
+	"rawmcp/wire/rule"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,6 +17,8 @@ import (
 	"rawmcp/policy"
 	"rawmcp/wire"
 	"rawmcp/wire/mcp"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // serving runs Serve on its own goroutine and returns the Endpoint, a
@@ -40,15 +44,16 @@ func serving(t *testing.T, opts ServeOptions) (Endpoint, func() error) {
 	return Endpoint{}, nil
 }
 
-// initializeAt sends a 2025-11-25 initialize with token to the endpoint.
-func initializeAt(t *testing.T, e Endpoint, token string) *httpparse.Response {
+// initializeAt sends a 2025-11-25 initialize with token and the extra
+// header fields to the endpoint.
+func initializeAt(t *testing.T, e Endpoint, token string, extra ...[2]string) *httpparse.Response {
 	t.Helper()
 	addr := strings.TrimSuffix(strings.TrimPrefix(e.URL, "http://"), "/mcp")
 	c := client.New(addr)
 	defer c.Close()
-	req := client.Request{Method: "POST", Path: "/mcp", Header: [][2]string{
+	req := client.Request{Method: "POST", Path: "/mcp", Header: append([][2]string{
 		{"Host", addr}, {"Accept", acceptBoth}, {"Content-Type", contentJSON}, {"Authorization", "Bearer " + token},
-	}, Body: []byte(initializeBody(1, mcp.ProtocolVersion))}
+	}, extra...), Body: []byte(initializeBody(1, mcp.ProtocolVersion))}
 	resp, err := c.Do(req.Bytes(), false)
 	if err != nil {
 		t.Fatalf("initialize: %v", err)
@@ -121,6 +126,38 @@ func TestServeWithTokenFile(t *testing.T) {
 	}
 }
 
+func TestServeOrigins(t *testing.T) {
+	opts := DefaultServeOptions()
+	opts.Origins = []string{"https://app.example"}
+	e, stop := serving(t, opts)
+	defer stop()
+	own := strings.TrimSuffix(e.URL, "/mcp")
+	port := own[strings.LastIndexByte(own, ':')+1:]
+	ok := jsonAnswer(200, initializeResult(1), "Mcp-Session-Id", anySessionID)
+	refused := refusal(403, codeHTTPError)
+	tests := []struct {
+		name   string
+		origin string
+		want   expectation
+	}{
+		{"T-P16/the server's own origin is always allowed", own, ok},
+		{"T-P16/the origin of the localhost Host is always allowed", "http://localhost:" + port, ok},
+		{"T-P16/an origin added with -origin is allowed", "https://app.example", ok},
+		{"T-04/a foreign origin gets 403", "https://evil.example", refused},
+		{"T-04/the server's address on another port gets 403", "http://127.0.0.1:1", refused},
+		{"T-P16/the server's authority over https gets 403", "https://127.0.0.1:" + port, refused},
+		{"T-P16/Origin: null gets 403", "null", refused},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp := initializeAt(t, e, e.Token, [2]string{"Origin", tt.origin})
+			if err := check(resp, nil, tt.want); err != nil {
+				t.Errorf("initialize with Origin: %s: %v", tt.origin, err)
+			}
+		})
+	}
+}
+
 func TestServeRefuses(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -147,4 +184,98 @@ func TestServeRefuses(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestServeTrace: `serve -trace` shows each exchange on every connection
+// as demo -trace does, prefixed with its connection, with the token and
+// the session id only as correlation ids; the summary at stop counts what
+// was refused, by rule.
+func TestServeTrace(t *testing.T) {
+	var trace, summary syncWriter
+	opts := DefaultServeOptions()
+	opts.Trace, opts.Summary = &trace, &summary
+	e, stop := serving(t, opts)
+	addr := strings.TrimSuffix(strings.TrimPrefix(e.URL, "http://"), "/mcp")
+	resp := initializeAt(t, e, e.Token)
+	sid, _ := resp.Get("Mcp-Session-Id")
+	send := func(req client.Request) {
+		c := client.New(addr)
+		defer c.Close()
+		if _, err := c.Do(req.Bytes(), false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// mcp-go's DELETE, without Authorization; then a POST without Accept.
+	send(client.Request{Method: "DELETE", Path: "/mcp", Header: [][2]string{{"Host", addr}, {"Mcp-Session-Id", sid}, {"MCP-Protocol-Version", mcp.ProtocolVersion}}})
+	send(client.Request{Method: "POST", Path: "/mcp", Header: [][2]string{{"Host", addr}, {"Content-Type", contentJSON}, {"Authorization", "Bearer " + e.Token}}, Body: []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)})
+	send(client.Request{Method: "POST", Path: "/mcp", Header: [][2]string{{"Host", addr}, {"Content-Type", contentJSON}}, Body: []byte(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)})
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	text := trace.String()
+	for _, want := range []string{
+		"[c2] * connection 2\n[c2] > DELETE /mcp HTTP/1.1\n",
+		"[c2] > Mcp-Session-Id: " + sessionLabel(sid) + "\n",
+		"[c2] < HTTP/1.1 401 Unauthorized\n",
+		"[c2] = A-08: " + rule.NoCredentials.Text() + "\n",
+		"[c3] > Authorization: Bearer " + tokenLabel(e.Token) + "\n",
+		"[c3] < HTTP/1.1 406 Not Acceptable\n",
+		"[c3] = T-P02: " + rule.AcceptBothTypes.Text() + "\n",
+		"[c1] < Mcp-Session-Id: " + sessionLabel(sid) + "\n",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("trace lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, e.Token) || strings.Contains(text, sid) {
+		t.Error("the trace carries the token or the session id")
+	}
+	want := "serve: refused 3 requests, by rule:\n" +
+		"  406 T-P02 ×2  " + rule.AcceptBothTypes.Text() + "\n" +
+		"  401 A-08 ×1  " + rule.NoCredentials.Text() + "\n"
+	if diff := cmp.Diff(want, summary.String()); diff != "" {
+		t.Errorf("summary (-want +got):\n%s", diff)
+	}
+}
+
+// TestServeTraceShortensLongBodies: a 16 KiB body is shown shortened, so
+// one exchange stays a screenful.
+func TestServeTraceShortensLongBodies(t *testing.T) {
+	var trace syncWriter
+	opts := DefaultServeOptions()
+	opts.Trace = &trace
+	e, stop := serving(t, opts)
+	addr := strings.TrimSuffix(strings.TrimPrefix(e.URL, "http://"), "/mcp")
+	body := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("x", 16<<10-64) + `"}}`
+	c := client.New(addr)
+	req := client.Request{Method: "POST", Path: "/mcp", Header: [][2]string{{"Host", addr}, {"Accept", acceptBoth}, {"Content-Type", contentJSON}, {"Authorization", "Bearer " + e.Token}}, Body: []byte(body)}
+	if _, err := c.Do(req.Bytes(), false); err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	stop()
+	if n := len(trace.String()); n > 4<<10 {
+		t.Errorf("one exchange traced in %d bytes", n)
+	}
+	if !strings.Contains(trace.String(), "… (16") {
+		t.Errorf("the body is not marked as shortened:\n%s", trace.String())
+	}
+}
+
+// syncWriter collects what the server's goroutines write.
+type syncWriter struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (w *syncWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.Write(p)
+}
+
+func (w *syncWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
 }

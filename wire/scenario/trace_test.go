@@ -22,7 +22,7 @@ func TestTraceOfEveryScenario(t *testing.T) {
 	if v := r.demo(); v.Verdict != "PASS" {
 		t.Fatalf("demo: %s at %s: %s", v.Verdict, v.FailedStep, v.Detail)
 	}
-	if v := r.attacks(Attacks()); v.Verdict != "BLOCK" {
+	if v := r.attacks(Attacks(), true); v.Verdict != "BLOCK" {
 		t.Fatalf("attacks: %s", v.Verdict)
 	}
 	if v := r.experiments(Experiments()); v.Verdict != "PASS" {
@@ -46,7 +46,6 @@ func TestTraceOfEveryScenario(t *testing.T) {
 			regexp.MustCompile(`(?m)^> Mcp-Session-Id: <session:[0-9a-f]{8}>$`),
 			regexp.MustCompile(`(?m)^< Mcp-Session-Id: <session:[0-9a-f]{8}>$`),
 			regexp.MustCompile(`(?m)^> POST /mcp\?access_token=<token:[0-9a-f]{8}> HTTP/1\.1$`),
-			regexp.MustCompile(`(?m)^Mcp-Session-Id: <session:[0-9a-f]{8}>$`), // the smuggled DELETE, in a body
 		} {
 			if !want.MatchString(text) {
 				t.Errorf("no line matches %s", want)
@@ -54,8 +53,21 @@ func TestTraceOfEveryScenario(t *testing.T) {
 		}
 	})
 	t.Run("T-P14/every response is annotated with the rule that decided it", func(t *testing.T) {
-		responses := regexp.MustCompile(`(?m)^< HTTP/1\.1 `).FindAllString(text, -1)
-		rules := regexp.MustCompile(`(?m)^= [A-Z]-[A-Za-z0-9-]+: \S.*$`).FindAllString(text, -1)
+		// The probe's checks run concurrently, as from outside: their
+		// exchanges (a step line "* HO-02: ...") carry no server decision.
+		probeStep := regexp.MustCompile(`^\* [A-Z]{2,3}-[0-9]{2}: `)
+		var inside strings.Builder
+		probing := false
+		for _, line := range strings.Split(text, "\n") {
+			if strings.HasPrefix(line, "* ") {
+				probing = probeStep.MatchString(line)
+			}
+			if !probing {
+				inside.WriteString(line + "\n")
+			}
+		}
+		responses := regexp.MustCompile(`(?m)^< HTTP/1\.1 `).FindAllString(inside.String(), -1)
+		rules := regexp.MustCompile(`(?m)^= [A-Z]-[A-Za-z0-9-]+: \S.*$`).FindAllString(inside.String(), -1)
 		if len(responses) == 0 || len(responses) != len(rules) {
 			t.Errorf("%d responses, %d rule annotations with an explanation", len(responses), len(rules))
 		}

@@ -98,17 +98,12 @@ func reasons(rep *probe.Report) string {
 
 // rawmcpVerdicts is what rawmcp earns with -strict and every token: every
 // check passes and PV-04 is reported.
-//
-// Until main answers Authorization: Basic with 401 and a bare challenge
-// (today 400 invalid_request), AU-04 warns; the entry below goes when
-// that lands.
 func rawmcpVerdicts() map[string]probe.Verdict {
 	want := map[string]probe.Verdict{}
 	for _, c := range probe.Catalogue() {
 		want[c.ID] = probe.Pass
 	}
 	want["PV-04"] = probe.Info
-	want["AU-04"] = probe.Warn
 	return want
 }
 
