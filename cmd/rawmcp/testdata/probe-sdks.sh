@@ -13,8 +13,8 @@
 #   JSON=1 HTML=1 bash cmd/rawmcp/testdata/probe-sdks.sh
 #
 # The probe is built from $REPO. JSON=1 / HTML=1 also write
-# $WORK/probe-<server>.json / .html (one more probe run each, with -json /
-# -html and its output redirected). TS_AUTH=1 adds a fourth server: the TypeScript SDK with its
+# $WORK/probe-<server>.json / .html (one more probe run each, with -json
+# on stdout redirected, or -html FILE). TS_AUTH=1 adds a fourth server: the TypeScript SDK with its
 # requireBearerAuth and mcpAuthMetadataRouter, as its example wires them.
 # CURL=1 prints a table of hand-made curl exchanges per server (the SDKs'
 # defaults, to compare with the probe); PROBE=0 skips the probe.
@@ -507,7 +507,7 @@ probe() {
 	fi
 	if [ "$HTML" = 1 ]; then
 		# shellcheck disable=SC2086
-		timeout "$PROBE_TIMEOUT" "$WORK/bin/rawmcp" probe -url "$URL" "$@" $PROBE_FLAGS -html >"$WORK/probe-$name.html" || [ $? -le 1 ] || status=1
+		timeout "$PROBE_TIMEOUT" "$WORK/bin/rawmcp" probe -url "$URL" "$@" $PROBE_FLAGS -html "$WORK/probe-$name.html" >/dev/null || [ $? -le 1 ] || status=1
 	fi
 }
 
