@@ -117,14 +117,14 @@ func (r *run) attack(a Attack) AttackResult {
 		err = fmt.Errorf("the server did not shut down cleanly: %w", closeErr)
 	}
 	if resp != nil {
-		res.Observed = r.secret.redact(statusLine(resp))
+		res.Observed = r.secret.Redact(statusLine(resp))
 		res.Decision = b.rules[resp]
 	}
 	switch {
 	case resp != nil && resp.Status != a.Want:
 		res.Problem = "want " + strconv.Itoa(a.Want) + ", got " + strconv.Itoa(resp.Status)
 	case err != nil:
-		res.Problem = r.secret.redact(err.Error())
+		res.Problem = r.secret.Redact(err.Error())
 	case resp == nil:
 		res.Problem = "no response"
 	case res.Decision != a.Rule:
@@ -167,7 +167,7 @@ func (r *run) probeChecks() []AttackResult {
 		Token: b.fx.Tokens["alice"], Token2: b.fx.Tokens["bob"], Named: named, Strict: true, Trace: r.traceTo,
 	})
 	if rep == nil {
-		return []AttackResult{{Name: "probe catalogue", Problem: r.secret.redact(err.Error())}}
+		return []AttackResult{{Name: "probe catalogue", Problem: r.secret.Redact(err.Error())}}
 	}
 	var out []AttackResult
 	for _, res := range rep.Results {
@@ -176,7 +176,7 @@ func (r *run) probeChecks() []AttackResult {
 			Observed: string(res.Verdict), Blocked: res.Verdict == mcpprobe.Pass || res.Verdict == mcpprobe.Info,
 		}
 		if !ar.Blocked {
-			ar.Problem = r.secret.redact(res.Reason)
+			ar.Problem = r.secret.Redact(res.Reason)
 		}
 		out = append(out, ar)
 	}

@@ -129,7 +129,7 @@ func TestLeakCheck(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := newRun(context.Background(), RunOptions{})
-			r.secret.addToken(token)
+			r.secret.AddToken(token)
 			for _, resp := range tt.responses {
 				r.observe("a step", resp)
 			}

@@ -27,7 +27,7 @@ type RunOptions struct {
 type run struct {
 	ctx        context.Context
 	fixture    Options
-	secret     *redactor
+	secret     *client.Redactor
 	trace      *tracer   // nil: no trace
 	traceTo    io.Writer // where trace prints; the probe's trace goes there too
 	roundTrips int
@@ -42,7 +42,7 @@ type exposure struct {
 }
 
 func newRun(ctx context.Context, opts RunOptions) *run {
-	r := &run{ctx: ctx, fixture: opts.Fixture, secret: &redactor{}, traceTo: opts.Trace}
+	r := &run{ctx: ctx, fixture: opts.Fixture, secret: &client.Redactor{}, traceTo: opts.Trace}
 	if opts.Trace != nil {
 		r.trace = &tracer{w: opts.Trace, secret: r.secret}
 	}
@@ -57,7 +57,7 @@ func (r *run) start(label string) (*bench, error) {
 		return nil, err
 	}
 	for _, token := range fx.Tokens {
-		r.secret.addToken(token)
+		r.secret.AddToken(token)
 	}
 	r.trace.note("%s: a fresh server on %s", label, fx.Addr)
 	return &bench{run: r, fx: fx, rules: map[*httpparse.Response]rule.ID{}}, nil
@@ -71,7 +71,7 @@ func (r *run) observe(step string, resp *httpparse.Response) {
 	shown.WriteString(resp.Reason + "\n")
 	for _, h := range resp.Header {
 		if resp.Status == 200 && strings.EqualFold(h.Name, "Mcp-Session-Id") {
-			r.secret.addSession(h.Value)
+			r.secret.AddSession(h.Value)
 			continue
 		}
 		shown.WriteString(h.Name + ": " + h.Value + "\n")
@@ -86,7 +86,7 @@ func (r *run) observe(step string, resp *httpparse.Response) {
 func (r *run) leaks() []string {
 	var found []string
 	for _, e := range r.exposed {
-		for _, label := range r.secret.found(e.bytes) {
+		for _, label := range r.secret.Found(e.bytes) {
 			found = append(found, "the response to "+e.step+" carries "+label)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"rawmcp/httpparse"
 	"rawmcp/sseframe"
 	"rawmcp/state"
+	"rawmcp/wire/client"
 )
 
 // The checks hold the server to the bytes the profile fixes. They are the
@@ -170,7 +171,7 @@ func normalized(h []httpparse.HeaderLine) []httpparse.HeaderLine {
 			if state.ValidSessionID([]byte(out[i].Value)) {
 				out[i].Value = anySessionID
 			} else {
-				out[i].Value = sessionLabel(out[i].Value)
+				out[i].Value = client.SessionLabel(out[i].Value)
 			}
 		}
 	}

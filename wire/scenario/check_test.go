@@ -6,6 +6,7 @@ import (
 
 	"rawmcp/httpparse"
 	"rawmcp/sseframe"
+	"rawmcp/wire/client"
 )
 
 func TestCheck(t *testing.T) {
@@ -43,7 +44,7 @@ func TestCheck(t *testing.T) {
 			name: "T-P09/a malformed session id is shown redacted",
 			resp: &httpparse.Response{Proto: "HTTP/1.1", Status: 202, Reason: "Accepted", Header: append(fields(
 				"Mcp-Session-Id", "short"), ok.Header...)},
-			want: `header fields: unexpected "Mcp-Session-Id: ` + sessionLabel("short") + `"`,
+			want: `header fields: unexpected "Mcp-Session-Id: ` + client.SessionLabel("short") + `"`,
 		},
 		{
 			name: "T-11/a body where none belongs",

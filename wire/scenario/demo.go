@@ -100,13 +100,13 @@ func (r *run) demo() Verdict {
 		resp, err := step.run(d, step.name)
 		result := StepResult{Name: step.name, OK: err == nil}
 		if resp != nil {
-			result.StatusLine = r.secret.redact(statusLine(resp))
+			result.StatusLine = r.secret.Redact(statusLine(resp))
 		}
 		v.Steps = append(v.Steps, result)
 		if err != nil {
 			b.close()
 			v.HTTPRoundTrips = r.roundTrips
-			v.FailedStep, v.Detail = step.name, r.secret.redact(err.Error())
+			v.FailedStep, v.Detail = step.name, r.secret.Redact(err.Error())
 			return v
 		}
 	}

@@ -216,7 +216,7 @@ func unknownTokenListsResources(b *bench) (*httpparse.Response, error) {
 	if stranger.token, err = randomToken(); err != nil {
 		return nil, err
 	}
-	b.run.secret.addToken(stranger.token)
+	b.run.secret.AddToken(stranger.token)
 	stranger.session = owner.session
 	resp, err := stranger.listResources()
 	if err != nil {

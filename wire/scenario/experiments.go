@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"rawmcp/httpparse"
+	"rawmcp/wire/client"
 	"rawmcp/wire/mcp"
 	"rawmcp/wire/rule"
 )
@@ -115,21 +116,21 @@ func (r *run) probe(b *bench, p probe) ProbeResult {
 	pr := ProbeResult{Changed: p.changed, Predicted: p.want}
 	resp, err := p.run(b)
 	if resp != nil {
-		pr.StatusLine = r.secret.redact(statusLine(resp))
+		pr.StatusLine = r.secret.Redact(statusLine(resp))
 		pr.Rule = b.rules[resp]
 		for _, name := range p.show {
 			value, ok := resp.Get(name)
 			if !ok {
 				value = "(none)"
 			}
-			pr.Fields = append(pr.Fields, httpparse.HeaderLine{Name: name, Value: r.secret.redact(redactField(name, value))})
+			pr.Fields = append(pr.Fields, httpparse.HeaderLine{Name: name, Value: r.secret.Redact(client.RedactField(name, value))})
 		}
 	}
 	switch {
 	case resp != nil && resp.Status != p.want:
 		pr.Problem = "predicted " + strconv.Itoa(p.want) + ", observed " + strconv.Itoa(resp.Status)
 	case err != nil:
-		pr.Problem = r.secret.redact(err.Error())
+		pr.Problem = r.secret.Redact(err.Error())
 	case pr.Rule != p.rule:
 		pr.Problem = "predicted rule " + string(p.rule) + ", the server named " + strconv.Quote(string(pr.Rule))
 	default:

@@ -10,6 +10,7 @@ import (
 	"rawmcp/policy"
 	"rawmcp/state"
 	"rawmcp/wire"
+	"rawmcp/wire/client"
 	"rawmcp/wire/wiretest"
 )
 
@@ -87,7 +88,7 @@ func Serve(ctx context.Context, opts ServeOptions, ready func(Endpoint) error) e
 	var endpoint Endpoint
 	var tr *serveTracer
 	if opts.Trace != nil {
-		tr = &serveTracer{t: tracer{w: opts.Trace, secret: &redactor{}}}
+		tr = &serveTracer{t: tracer{w: opts.Trace, secret: &client.Redactor{}}}
 	}
 	refused := &refusals{}
 	table := state.DefaultConfig()
@@ -107,7 +108,7 @@ func Serve(ctx context.Context, opts ServeOptions, ready func(Endpoint) error) e
 			}
 			if tr != nil {
 				for _, e := range entries {
-					tr.t.secret.addToken(e.Token)
+					tr.t.secret.AddToken(e.Token)
 				}
 			}
 			return entries, err

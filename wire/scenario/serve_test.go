@@ -215,13 +215,13 @@ func TestServeTrace(t *testing.T) {
 	text := trace.String()
 	for _, want := range []string{
 		"[c2] * connection 2\n[c2] > DELETE /mcp HTTP/1.1\n",
-		"[c2] > Mcp-Session-Id: " + sessionLabel(sid) + "\n",
+		"[c2] > Mcp-Session-Id: " + client.SessionLabel(sid) + "\n",
 		"[c2] < HTTP/1.1 401 Unauthorized\n",
 		"[c2] = A-08: " + rule.NoCredentials.Text() + "\n",
-		"[c3] > Authorization: Bearer " + tokenLabel(e.Token) + "\n",
+		"[c3] > Authorization: Bearer " + client.TokenLabel(e.Token) + "\n",
 		"[c3] < HTTP/1.1 406 Not Acceptable\n",
 		"[c3] = T-P02: " + rule.AcceptBothTypes.Text() + "\n",
-		"[c1] < Mcp-Session-Id: " + sessionLabel(sid) + "\n",
+		"[c1] < Mcp-Session-Id: " + client.SessionLabel(sid) + "\n",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("trace lacks %q:\n%s", want, text)

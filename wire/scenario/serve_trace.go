@@ -28,7 +28,7 @@ func (s *serveTracer) exchange(x wire.Exchange) {
 	if err == nil {
 		parsed = &resp
 		if id, ok := resp.Get("Mcp-Session-Id"); ok {
-			s.t.secret.addSession(id)
+			s.t.secret.AddSession(id)
 		}
 	}
 	var b bytes.Buffer
