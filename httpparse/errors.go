@@ -84,3 +84,8 @@ const (
 	ReasonUnsupportedExpectation            Reason = "unsupported expectation"
 	ReasonBodyTooLarge                      Reason = "content too large"
 )
+
+// ReasonBufferFull is for a caller whose read buffer filled before Parse saw
+// a whole head (431); Parse never returns it, as in a buffer sized from the
+// Limits a limit trips first.
+const ReasonBufferFull Reason = "buffer full"
