@@ -86,6 +86,6 @@ const (
 )
 
 // ReasonBufferFull is for a caller whose read buffer filled before Parse saw
-// a whole head (431); Parse never returns it, as in a buffer sized from the
-// Limits a limit trips first.
+// a whole head (431); Parse never returns it, as in a buffer of
+// Limits.MaxRequestBytes a limit trips first.
 const ReasonBufferFull Reason = "buffer full"
