@@ -1,9 +1,6 @@
 package httpparse
 
-import (
-	"bytes"
-	"encoding/binary"
-)
+import "bytes"
 
 // Parse parses one request head at the start of buf into *req, which the
 // caller reuses from request to request; parsing allocates nothing.
@@ -232,9 +229,8 @@ func (r *Request) scanHead(buf []byte, lim *Limits) (int, error) {
 		case phaseName:
 			// field-name = token (RFC 9110 §5.1)
 			budget := s.headerStart + lim.MaxHeaderBytes
-			end := min(len(buf), budget)
-			for p < end && tcharSet[buf[p]] {
-				p++
+			if end := min(len(buf), budget); p < end {
+				p += tokenRun(buf[p:end])
 			}
 			if p == len(buf) {
 				return s.needMore(p)
@@ -272,12 +268,15 @@ func (r *Request) scanHead(buf []byte, lim *Limits) (int, error) {
 
 		case phaseValue:
 			budget := s.headerStart + lim.MaxHeaderBytes
-			end := min(len(buf), budget, s.valueStart+lim.MaxValue)
-			for p+8 <= end && plainValueWord(binary.LittleEndian.Uint64(buf[p:])) {
-				p += 8
+			if end := min(len(buf), budget, s.valueStart+lim.MaxValue); p < end {
+				p += valueRun(buf[p:end])
 			}
-			for p < end && fieldValueSet[buf[p]] {
-				p++
+			if p+1 < min(len(buf), budget) && buf[p] == '\r' && buf[p+1] == '\n' {
+				// The usual end of a line, taken here without the calls
+				// to valueStop and endFieldLine, which decide the same.
+				r.addField(buf, p)
+				p += 2
+				continue
 			}
 			if p == len(buf) {
 				return s.needMore(p)
@@ -430,8 +429,8 @@ func (r *Request) valueStop(buf []byte, p, budget int) (int, error) {
 	}
 }
 
-// endFieldLine takes the CRLF at p, trims the trailing OWS off the value
-// (RFC 9112 §5.1) and records the field.
+// endFieldLine takes the CRLF at p and records the field, its value
+// trimmed of trailing OWS (RFC 9112 §5.1).
 func (r *Request) endFieldLine(buf []byte, p, budget int) (int, error) {
 	s := &r.scan
 	if p+1 == len(buf) {
@@ -443,6 +442,14 @@ func (r *Request) endFieldLine(buf []byte, p, budget int) (int, error) {
 	if p+1 >= budget {
 		return 0, fault(431, ReasonHeaderSectionTooLarge, p+1)
 	}
+	r.addField(buf, p)
+	return p + 2, nil
+}
+
+// addField records the field line whose CRLF is at p, its value trimmed
+// of trailing OWS, and moves on to the next line.
+func (r *Request) addField(buf []byte, p int) {
+	s := &r.scan
 	end := p
 	for end > s.valueStart && isOWS(buf[end-1]) {
 		end--
@@ -450,7 +457,6 @@ func (r *Request) endFieldLine(buf []byte, p, budget int) (int, error) {
 	r.spans[s.nfields] = fieldSpan{s.lineStart, s.nameEnd, s.valueStart, end}
 	s.nfields++
 	s.phase = phaseLineStart
-	return p + 2, nil
 }
 
 // materialize cuts the slices out of the final buffer. Each is capped at
@@ -462,10 +468,12 @@ func (r *Request) materialize(buf []byte) {
 	r.Path = buf[s.targetStart:pathEnd:pathEnd]
 	r.Method = lookupMethod(r.MethodToken)
 	for i, sp := range r.spans[:s.nfields] {
-		r.fields[i] = Field{
-			Name:  buf[sp.nameStart:sp.nameEnd:sp.nameEnd],
-			Value: buf[sp.valueStart:sp.valueEnd:sp.valueEnd],
-		}
+		// Field by field, not a composite literal: that one is built on
+		// the stack and copied, and the copy's wide loads stall on the
+		// narrow stores just made.
+		f := &r.fields[i]
+		f.Name = buf[sp.nameStart:sp.nameEnd:sp.nameEnd]
+		f.Value = buf[sp.valueStart:sp.valueEnd:sp.valueEnd]
 	}
 	r.Fields = r.fields[:s.nfields]
 }

@@ -531,6 +531,56 @@ func TestAppendTo(t *testing.T) {
 	}
 }
 
+// TestClassifyName checks the word compare of classifyName against an
+// ASCII case fold (H-P05 needs every spelling of a singleton caught, and
+// only those): each interpreted name in three spellings, then every one of
+// its bytes replaced by every other tchar, which must make it another
+// name, and a length with no interpreted name.
+func TestClassifyName(t *testing.T) {
+	type class struct {
+		Class  nameClass
+		Single Singleton
+	}
+	byName := map[string]class{}
+	for _, keys := range knownNames {
+		for _, k := range keys {
+			byName[k.name] = class{k.class, k.single}
+		}
+	}
+	if len(byName) != 11 {
+		t.Fatalf("knownNames holds %d names, want 11", len(byName))
+	}
+	check := func(name string, want class) {
+		t.Helper()
+		c, single := classifyName([]byte(name))
+		if diff := cmp.Diff(want, class{c, single}); diff != "" {
+			t.Errorf("H-P05/classifyName(%q) (-want +got):\n%s", name, diff)
+		}
+	}
+	for name, want := range byName {
+		check(name, want)
+		check(strings.ToUpper(name), want)
+		mixed := []byte(name)
+		for i := 0; i < len(mixed); i += 2 {
+			mixed[i] = byte(strings.ToUpper(string(mixed[i]))[0])
+		}
+		check(string(mixed), want)
+		for i := range name {
+			for c := range 256 {
+				if !tcharSet[c] || lowerASCII(byte(c)) == name[i] {
+					continue
+				}
+				b := []byte(name)
+				b[i] = byte(c)
+				check(string(b), byName[strings.ToLower(string(b))])
+			}
+		}
+	}
+	check("x-unknown-name-of-thirty-bytes", class{})
+	check("accept", class{})
+	check("te", class{})
+}
+
 func TestMethodString(t *testing.T) {
 	got := []string{}
 	for m := MethodUnknown; m <= MethodPATCH+1; m++ {
