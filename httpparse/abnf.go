@@ -122,6 +122,8 @@ func controlBytes(w uint64) uint64 {
 // HTAB there, a control byte fieldValueSet allows, sends it on, and the
 // last few bytes of b go by the table. It is a leaf of its own rather than
 // a loop in the scanner so that its loop keeps everything in registers.
+// (Where a word loop stops early, the next loop takes over: making its
+// length test > instead of >= changes how fast, never what.)
 func valueRun(b []byte) int {
 	n := 0
 	for len(b) >= 16 && controlBytes(binary.LittleEndian.Uint64(b))|controlBytes(binary.LittleEndian.Uint64(b[8:])) == 0 {

@@ -282,6 +282,7 @@ func TestEqualFold(t *testing.T) {
 	}{
 		{"Content-Length", "content-length", true},
 		{"CONTENT-LENGTH", "content-length", true},
+		{"AZ", "az", true}, // both ends of A-Z
 		{"content-lengtx", "content-length", false},
 		{"content-length ", "content-length", false},
 		{"\xe2\x84\xaa", "k", false},

@@ -229,9 +229,7 @@ func (r *Request) scanHead(buf []byte, lim *Limits) (int, error) {
 		case phaseName:
 			// field-name = token (RFC 9110 §5.1)
 			budget := s.headerStart + lim.MaxHeaderBytes
-			if end := min(len(buf), budget); p < end {
-				p += tokenRun(buf[p:end])
-			}
+			p += tokenRun(buf[p:min(len(buf), budget)]) // p <= budget, as phaseLineStart and needMore leave it
 			if p == len(buf) {
 				return s.needMore(p)
 			}
@@ -268,9 +266,8 @@ func (r *Request) scanHead(buf []byte, lim *Limits) (int, error) {
 
 		case phaseValue:
 			budget := s.headerStart + lim.MaxHeaderBytes
-			if end := min(len(buf), budget, s.valueStart+lim.MaxValue); p < end {
-				p += valueRun(buf[p:end])
-			}
+			// max(p, ...): a MaxValue below zero must not slice backwards.
+			p += valueRun(buf[p:max(p, min(len(buf), budget, s.valueStart+lim.MaxValue))])
 			if p+1 < min(len(buf), budget) && buf[p] == '\r' && buf[p+1] == '\n' {
 				// The usual end of a line, taken here without the calls
 				// to valueStop and endFieldLine, which decide the same.
@@ -281,9 +278,10 @@ func (r *Request) scanHead(buf []byte, lim *Limits) (int, error) {
 			if p == len(buf) {
 				return s.needMore(p)
 			}
-			if p < budget && isOWS(buf[p]) {
+			if isOWS(buf[p]) {
 				// Stopped at MaxValue on whitespace, which may still be
-				// trailing OWS outside the value.
+				// trailing OWS outside the value (or at the budget, which
+				// phaseValueTail refuses too).
 				s.phase = phaseValueTail
 				continue
 			}

@@ -127,13 +127,13 @@ type nameKey struct {
 	single Singleton
 }
 
-// maxKnownName bounds the lengths knownNames is indexed by.
-const maxKnownName = 24
+// maxKnownName is the length of the longest of knownNames.
+const maxKnownName = len("mcp-protocol-version")
 
 func packNames(keys []nameKey) (byLen [maxKnownName + 1][]nameKey) {
 	for _, k := range keys {
 		b := []byte(k.name)
-		for j := range wordCount(len(b)) {
+		for j := range k.words {
 			k.words[j] = foldedWord(b, j)
 		}
 		byLen[len(b)] = append(byLen[len(b)], k)
@@ -141,13 +141,12 @@ func packNames(keys []nameKey) (byLen [maxKnownName + 1][]nameKey) {
 	return byLen
 }
 
-// wordCount is how many words foldedWord packs a name of n bytes into.
-func wordCount(n int) int { return (n + 7) / 8 }
-
-// foldedWord packs word j of a name of 4 to 24 bytes: little-endian, the
-// last word overlapping the one before where the length is not a multiple
-// of 8 (so the same bytes for names of the same length), with 0x20 OR-ed
-// into every byte. For a token against a key of lower-case letters and "-"
+// foldedWord packs word j (0-2) of a name of 4 to 24 bytes: little-endian,
+// with 0x20 OR-ed into every byte. Words past the end of a shorter name
+// repeat its last word, and that last word overlaps the one before where
+// the length is not a multiple of 8, so names of one length always pack
+// the same bytes the same way. (Below 8 bytes two 4-byte loads make the
+// word; at exactly 8 they load what one 8-byte load does.) For a token against a key of lower-case letters and "-"
 // that OR is an exact ASCII case fold: among the tchar only A-Z and a-z
 // turn into a letter, and only "-" into "-" (CR would, but is no tchar).
 // Nothing beyond ASCII folds, so the Kelvin sign U+212A never passes for
@@ -169,12 +168,9 @@ func classifyName(name []byte) (nameClass, Singleton) {
 	if n > maxKnownName || len(knownNames[n]) == 0 {
 		return classOther, 0
 	}
-	w0 := foldedWord(name, 0)
 	for i := range knownNames[n] {
 		k := &knownNames[n][i]
-		if k.words[0] == w0 &&
-			(n <= 8 || foldedWord(name, 1) == k.words[1]) &&
-			(n <= 16 || foldedWord(name, 2) == k.words[2]) {
+		if foldedWord(name, 0) == k.words[0] && foldedWord(name, 1) == k.words[1] && foldedWord(name, 2) == k.words[2] {
 			return k.class, k.single
 		}
 	}

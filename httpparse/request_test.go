@@ -408,6 +408,19 @@ func TestParseResumes(t *testing.T) {
 			t.Errorf("(-want +got):\n%s", diff)
 		}
 	})
+	t.Run("H-23/a call with no new bytes resumes too", func(t *testing.T) {
+		var req Request
+		first := []byte(wire("GET / HTTP/1.1\nHost: a\nX-A: 1\n"))
+		if _, err := Parse(first, 0, lim, &req); err != ErrNeedMore {
+			t.Fatalf("prefix: got %v, want ErrNeedMore", err)
+		}
+		// As above, a rescan would refuse "X@A"; resumed, Parse has
+		// nothing new to look at.
+		same := []byte(wire("GET / HTTP/1.1\nHost: a\nX@A: 1\n"))
+		if _, err := Parse(same, len(first), lim, &req); err != ErrNeedMore {
+			t.Errorf("got %v, want ErrNeedMore", err)
+		}
+	})
 	t.Run("H-23/scanned from another Request is ignored", func(t *testing.T) {
 		var other, req Request
 		if _, err := Parse(raw[:40], 0, lim, &other); err != ErrNeedMore {
@@ -449,6 +462,7 @@ func TestRequestAccessors(t *testing.T) {
 		{"H-21/Get of Host", SingletonHost, got{"a", true}},
 		{"H-21/Get of an absent singleton", SingletonAuthorization, got{"", false}},
 		{"H-21/Get of a value outside the enum", Singleton(200), got{"", false}},
+		{"H-21/Get of the first value past the enum", singletonCount, got{"", false}},
 	}
 	for _, c := range gets {
 		t.Run(c.name, func(t *testing.T) {
