@@ -1,5 +1,5 @@
-// Package fuzz holds the fuzz targets that cross packages and the test that
-// keeps the import rules of the design:
+// Package fuzz holds the fuzz targets that cross packages and the tests that
+// keep the import rules of the design and the README's fuzz commands:
 //
 //   - FuzzDifferential: whatever httpparse accepts, net/http.ReadRequest
 //     accepts too, with the same method, target, header values and body
@@ -10,7 +10,9 @@
 //   - FuzzLastEventID: Last-Event-ID values through the whole server never
 //     replay another session's events and are answered 200 or 400 only;
 //   - TestImportRules: leaves import only the standard library, only wire
-//     imports net, nothing but tests imports net/http.
+//     imports net, nothing but tests imports net/http;
+//   - TestReadmeFuzzCommands: every "go test -fuzz=PATTERN ./pkg" in
+//     README.md selects exactly one fuzz target, as go test requires.
 //
 // The package has no non-test code besides this comment.
 //

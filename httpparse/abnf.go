@@ -2,7 +2,9 @@ package httpparse
 
 import (
 	"bytes"
+	"encoding/binary"
 	"iter"
+	"math/bits"
 )
 
 // Byte classes of the grammars the parser enforces, one 256-entry table
@@ -99,19 +101,60 @@ var fieldValueSet = func() [256]bool {
 	return set
 }()
 
-// plainValueWord reports whether the eight bytes packed in w are all
-// field-value bytes without a single control byte: none below 0x20 and no
-// DEL. Values are the longest runs in a head (bearer tokens, Accept), so
-// the value loop skips such words whole and leaves the rest, HTAB
-// included, to fieldValueSet. The tests are the exact "has less than" and
-// "has zero byte" tricks of Sean Anderson's Bit Twiddling Hacks; obs-text
-// bytes have the high bit set and never trip them.
-func plainValueWord(w uint64) bool {
+// controlBytes flags, in the high bit of each byte, the control bytes
+// (below 0x20, or DEL) among the eight packed little-endian in w: zero
+// when there is none, and otherwise its lowest flag marks the first. The
+// masks are the "has less than" and "has zero byte" tricks of Sean
+// Anderson's Bit Twiddling Hacks: a borrow only runs upward from a control
+// byte, so flags above the first may be wrong but never the first itself;
+// obs-text bytes have the high bit set and never trip them.
+func controlBytes(w uint64) uint64 {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	below20 := (w - ones*0x20) &^ w & highs
 	del := w ^ ones*0x7f
 	isDEL := (del - ones) &^ del & highs
-	return below20|isDEL == 0
+	return below20 | isDEL
+}
+
+// valueRun returns the length of the run of field-value bytes at the
+// start of b. Values are the longest runs in a head (bearer tokens,
+// Accept), so it goes a word at a time to the first control byte; only an
+// HTAB there, a control byte fieldValueSet allows, sends it on, and the
+// last few bytes of b go by the table. It is a leaf of its own rather than
+// a loop in the scanner so that its loop keeps everything in registers.
+// (Where a word loop stops early, the next loop takes over: making its
+// length test > instead of >= changes how fast, never what.)
+func valueRun(b []byte) int {
+	n := 0
+	for len(b) >= 16 && controlBytes(binary.LittleEndian.Uint64(b))|controlBytes(binary.LittleEndian.Uint64(b[8:])) == 0 {
+		b, n = b[16:], n+16
+	}
+	for len(b) >= 8 {
+		m := controlBytes(binary.LittleEndian.Uint64(b))
+		if m == 0 {
+			b, n = b[8:], n+8
+			continue
+		}
+		i := bits.TrailingZeros64(m) / 8
+		if b[i] != '\t' {
+			return n + i
+		}
+		b, n = b[i+1:], n+i+1
+	}
+	for len(b) > 0 && fieldValueSet[b[0]] {
+		b, n = b[1:], n+1
+	}
+	return n
+}
+
+// tokenRun returns the length of the run of tchar at the start of b. (A
+// word-at-a-time version, as valueRun, measured slower: names are short.)
+func tokenRun(b []byte) int {
+	n := 0
+	for n < len(b) && tcharSet[b[n]] {
+		n++
+	}
+	return n
 }
 
 // RFC 9110 §5.6.4:

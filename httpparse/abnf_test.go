@@ -2,6 +2,7 @@ package httpparse
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -72,22 +73,24 @@ func TestByteTables(t *testing.T) {
 	}
 }
 
-// TestPlainValueWord checks the eight-byte fast path of the value loop
+// TestControlBytes checks the word-at-a-time step of the value loop
 // against the byte oracle: every byte value in every position of an
 // otherwise plain word, then random words, which mix several control,
-// DEL and obs-text bytes.
-func TestPlainValueWord(t *testing.T) {
-	oracle := func(w [8]byte) bool {
-		for _, c := range w {
+// DEL and obs-text bytes (a borrow from the first may corrupt the flags
+// of those above it, never the position of the first).
+func TestControlBytes(t *testing.T) {
+	oracle := func(w [8]byte) int {
+		for i, c := range w {
 			if c < 0x20 || c == 0x7f {
-				return false
+				return i
 			}
 		}
-		return true
+		return 8
 	}
 	check := func(w [8]byte) {
-		if got, want := plainValueWord(binary.LittleEndian.Uint64(w[:])), oracle(w); got != want {
-			t.Errorf("H-P04/plainValueWord(% x) = %v, want %v", w, got, want)
+		// The index of the lowest flag, 8 when there is none.
+		if got, want := bits.TrailingZeros64(controlBytes(binary.LittleEndian.Uint64(w[:])))/8, oracle(w); got != want {
+			t.Errorf("H-P04/first control byte of % x at %d, want %d", w, got, want)
 		}
 	}
 	for pos := range 8 {
@@ -109,6 +112,67 @@ func TestPlainValueWord(t *testing.T) {
 			}
 		}
 		check(w)
+	}
+}
+
+// TestValueRun checks the value loop against fieldValueSet: a plain run
+// of every length up to 40 ended by each byte value, with an HTAB at each
+// position, so every word boundary and the byte tail are crossed.
+func TestValueRun(t *testing.T) {
+	oracle := func(b []byte) int {
+		for i, c := range b {
+			if !fieldValueSet[c] {
+				return i
+			}
+		}
+		return len(b)
+	}
+	for n := range 41 {
+		for c := range 256 {
+			b := []byte(strings.Repeat("v", n) + string(rune(0)) + "tail")
+			b[n] = byte(c)
+			if got, want := valueRun(b), oracle(b); got != want {
+				t.Errorf("H-P04/valueRun(%q) = %d, want %d", b, got, want)
+			}
+			if got, want := valueRun(b[:n]), n; got != want {
+				t.Errorf("H-P04/valueRun(%q) = %d, want %d", b[:n], got, want)
+			}
+		}
+		for tab := range n {
+			b := []byte(strings.Repeat("v", n) + "\r\n")
+			b[tab] = '\t'
+			if got, want := valueRun(b), n; got != want {
+				t.Errorf("H-P04/valueRun(%q) = %d, want %d", b, got, want)
+			}
+		}
+	}
+}
+
+// TestTokenRun checks the name loop against oracleTchar: a run of every
+// length up to 40, of common and of rarer tchar, ended by each byte value.
+func TestTokenRun(t *testing.T) {
+	oracle := func(b []byte) int {
+		for i, c := range b {
+			if !oracleTchar(c) {
+				return i
+			}
+		}
+		return len(b)
+	}
+	for n := range 41 {
+		for _, fill := range []string{"Content-Length9", "!#$%&'*+.^_`|~"} {
+			run := strings.Repeat(fill, 3)[:n]
+			for c := range 256 {
+				b := []byte(run + string(rune(0)) + "tail: v")
+				b[n] = byte(c)
+				if got, want := tokenRun(b), oracle(b); got != want {
+					t.Errorf("H-P04/tokenRun(%q) = %d, want %d", b, got, want)
+				}
+			}
+			if got := tokenRun([]byte(run)); got != n {
+				t.Errorf("H-P04/tokenRun(%q) = %d, want %d", run, got, n)
+			}
+		}
 	}
 }
 
@@ -218,6 +282,7 @@ func TestEqualFold(t *testing.T) {
 	}{
 		{"Content-Length", "content-length", true},
 		{"CONTENT-LENGTH", "content-length", true},
+		{"AZ", "az", true}, // both ends of A-Z
 		{"content-lengtx", "content-length", false},
 		{"content-length ", "content-length", false},
 		{"\xe2\x84\xaa", "k", false},

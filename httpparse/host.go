@@ -15,19 +15,16 @@ import "bytes"
 // empty or longer digit string names no TCP port.
 func validHost(v []byte) bool {
 	if len(v) > 0 && v[0] == '[' {
-		end := bytes.IndexByte(v, ']')
-		if end < 0 || !validIPLiteral(v[1:end]) {
+		literal, rest, closed := bytes.Cut(v[1:], []byte("]"))
+		if !closed || !validIPLiteral(literal) {
 			return false
 		}
-		rest := v[end+1:]
-		return len(rest) == 0 || rest[0] == ':' && validPort(rest[1:])
+		port, hasPort := bytes.CutPrefix(rest, []byte(":"))
+		return len(rest) == 0 || hasPort && validPort(port)
 	}
-	host := v
-	if i := bytes.IndexByte(v, ':'); i >= 0 {
-		if !validPort(v[i+1:]) {
-			return false
-		}
-		host = v[:i]
+	host, port, hasPort := bytes.Cut(v, []byte(":"))
+	if hasPort && !validPort(port) {
+		return false
 	}
 	return len(host) > 0 && validRegName(host)
 }
@@ -81,14 +78,16 @@ func validIPLiteral(b []byte) bool {
 }
 
 func validIPvFuture(b []byte) bool {
-	i := 0
-	for i < len(b) && hexdigSet[b[i]] {
-		i++
-	}
-	if i == 0 || i == len(b) || b[i] != '.' || i+1 == len(b) {
+	version, rest, dotted := bytes.Cut(b, []byte("."))
+	if !dotted || len(version) == 0 || len(rest) == 0 {
 		return false
 	}
-	for _, c := range b[i+1:] {
+	for _, c := range version {
+		if !hexdigSet[c] {
+			return false
+		}
+	}
+	for _, c := range rest {
 		if !ipvFutureSet[c] {
 			return false
 		}
@@ -128,7 +127,7 @@ func validIPv6(b []byte) bool {
 			end++
 		}
 		piece := b[i:end]
-		if end == len(b) && bytes.IndexByte(piece, '.') >= 0 {
+		if end == len(b) && bytes.Contains(piece, []byte(".")) {
 			if !validIPv4(piece) {
 				return false
 			}

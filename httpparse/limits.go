@@ -42,3 +42,17 @@ func DefaultLimits() Limits {
 		MaxBody:        16 << 10,
 	}
 }
+
+// MaxRequestBytes is the length of the longest request Parse accepts under
+// l, body included: the one skipped empty line, a request line with method
+// and target at their limits, a full header section, the final empty line
+// and MaxBody bytes of body. A read buffer this large holds any acceptable
+// request, so a limit trips before the buffer can fill.
+func (l Limits) MaxRequestBytes() int {
+	const (
+		skippedLine = len("\r\n")           // RFC 9112 §2.2, H-04
+		lineFixed   = len("  HTTP/1.1\r\n") // the two SPs, the version, CRLF
+		emptyLine   = len("\r\n")
+	)
+	return skippedLine + l.MaxMethod + l.MaxTarget + lineFixed + l.MaxHeaderBytes + emptyLine + int(l.MaxBody)
+}

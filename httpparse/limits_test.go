@@ -177,3 +177,32 @@ func TestParseLimitsCapFields(t *testing.T) {
 	want := failWith(431, ReasonTooManyFields, len(raw)-len("X-64: v\r\n\r\n"))
 	checkThreeWays(t, []byte(raw), lim, want)
 }
+
+// TestMaxRequestBytes checks the value for the profile's limits, and that
+// it is tight: a request at every limit at once parses and is exactly that
+// long, and one byte more anywhere is over some limit (each limit's own
+// case is in limitCases).
+func TestMaxRequestBytes(t *testing.T) {
+	lim := DefaultLimits()
+	// 2 + 16 + 2048 + 12 + 12288 + 2 + 16384
+	if got, want := lim.MaxRequestBytes(), 30752; got != want {
+		t.Fatalf("DefaultLimits().MaxRequestBytes() = %d, want %d", got, want)
+	}
+
+	fixed := fmt.Sprintf("Host: a\r\nContent-Length: %d\r\n", lim.MaxBody)
+	section := fixed + fieldLines(lim.MaxHeaderBytes-len(fixed), lim.MaxValue)
+	method := strings.Repeat("M", lim.MaxMethod)
+	target := "/" + strings.Repeat("a", lim.MaxTarget-1)
+	raw := "\r\n" + method + " " + target + " HTTP/1.1\r\n" + section + "\r\n" + strings.Repeat("b", int(lim.MaxBody))
+	if len(raw) != lim.MaxRequestBytes() {
+		t.Fatalf("request at every limit is %d bytes, MaxRequestBytes() = %d", len(raw), lim.MaxRequestBytes())
+	}
+	var req Request
+	n, err := Parse([]byte(raw), 0, lim, &req)
+	if err != nil {
+		t.Fatalf("request at every limit: %v", err)
+	}
+	if got := n + int(req.ContentLength); got != len(raw) {
+		t.Errorf("head %d + body %d = %d bytes, want %d", n, req.ContentLength, got, len(raw))
+	}
+}

@@ -18,6 +18,8 @@ package httpparse
 // Types, subtypes, parameter names and (here) parameter values compare
 // case-insensitively; no whitespace is allowed around "=".
 
+import "bytes"
+
 // Accepts reports whether the request's Accept lines, taken together as
 // one list (RFC 9110 §5.3), admit mediaType, a "type/subtype" with
 // optional parameters. The most specific matching range decides
@@ -170,14 +172,10 @@ func hasParam(params []byte, want param) bool {
 
 // nextAcceptRange parses the element at the start of v and returns the
 // rest of the list after its comma. An empty or malformed element comes
-// back with ok false; after a malformed one the rest starts past the next
-// comma outside a quoted-string.
+// back with ok false and the rest starts past the next comma outside a
+// quoted-string (RFC 9110 §5.6.1: empty elements are skipped).
 func nextAcceptRange(v []byte) (acceptRange, []byte) {
-	i := skipOWS(v, 0)
-	if i < len(v) && v[i] == ',' {
-		return acceptRange{}, v[i+1:] // an empty element (RFC 9110 §5.6.1)
-	}
-	rg, i := parseAcceptRange(v, i)
+	rg, i := parseAcceptRange(v, skipOWS(v, 0))
 	if rg.ok {
 		return rg, v[i:]
 	}
@@ -346,8 +344,8 @@ type unquoter struct {
 func (u *unquoter) next() (byte, bool) {
 	if !u.inited {
 		u.inited = true
-		if len(u.v) > 0 && u.v[0] == '"' {
-			u.quoted, u.v = true, u.v[1:len(u.v)-1]
+		if u.quoted = bytes.HasPrefix(u.v, []byte(`"`)); u.quoted {
+			u.v = u.v[1 : len(u.v)-1]
 		}
 	}
 	if u.i == len(u.v) {

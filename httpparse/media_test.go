@@ -22,6 +22,7 @@ func TestAccepts(t *testing.T) {
 		{"T-P02/both types listed, JSON", []string{"application/json, text/event-stream"}, jsonType, true},
 		{"T-P02/both types listed, SSE", []string{"application/json, text/event-stream"}, sseType, true},
 		{"T-P02/only JSON listed", []string{"application/json"}, sseType, false},
+		{"T-P02/same type, other subtype", []string{"text/plain"}, sseType, false},
 		{"T-P02/types on separate lines form one list", []string{"application/json", "text/event-stream"}, sseType, true},
 		{"H-53/*/* admits any type", []string{"*/*"}, sseType, true},
 		{"H-53/type/* admits its subtypes", []string{"application/*"}, jsonType, true},

@@ -1,6 +1,9 @@
 package httpparse
 
-import "iter"
+import (
+	"encoding/binary"
+	"iter"
+)
 
 // Method is a request method the server knows by name (RFC 9110 §9.3,
 // RFC 5789 for PATCH). Any other valid token parses as MethodUnknown; the
@@ -99,50 +102,76 @@ const (
 	classConnection
 )
 
-// classifyName matches names case-insensitively (RFC 9110 §5.1), switching
-// on the length first so most names cost one comparison at most.
+// knownNames are the field names the parser interprets, by length, each
+// packed as foldedWord packs a name, so classifying a name costs a few
+// word compares instead of a byte-by-byte fold.
+var knownNames = packNames([]nameKey{
+	{name: "host", class: classSingleton, single: SingletonHost},
+	{name: "origin", class: classSingleton, single: SingletonOrigin},
+	{name: "expect", class: classSingleton, single: SingletonExpect},
+	{name: "connection", class: classConnection},
+	{name: "content-type", class: classSingleton, single: SingletonContentType},
+	{name: "authorization", class: classSingleton, single: SingletonAuthorization},
+	{name: "last-event-id", class: classSingleton, single: SingletonLastEventID},
+	{name: "content-length", class: classSingleton, single: SingletonContentLength},
+	{name: "mcp-session-id", class: classSingleton, single: SingletonSessionID},
+	{name: "transfer-encoding", class: classTransferEncoding},
+	{name: "mcp-protocol-version", class: classSingleton, single: SingletonProtocolVersion},
+})
+
+// nameKey is one of knownNames: lower-case letters and "-", 4 to 24 bytes.
+type nameKey struct {
+	name   string
+	words  [3]uint64
+	class  nameClass
+	single Singleton
+}
+
+// maxKnownName is the length of the longest of knownNames.
+const maxKnownName = len("mcp-protocol-version")
+
+func packNames(keys []nameKey) (byLen [maxKnownName + 1][]nameKey) {
+	for _, k := range keys {
+		b := []byte(k.name)
+		for j := range k.words {
+			k.words[j] = foldedWord(b, j)
+		}
+		byLen[len(b)] = append(byLen[len(b)], k)
+	}
+	return byLen
+}
+
+// foldedWord packs word j (0-2) of a name of 4 to 24 bytes: little-endian,
+// with 0x20 OR-ed into every byte. Words past the end of a shorter name
+// repeat its last word, and that last word overlaps the one before where
+// the length is not a multiple of 8, so names of one length always pack
+// the same bytes the same way. (Below 8 bytes two 4-byte loads make the
+// word; at exactly 8 they load what one 8-byte load does.) For a token against a key of lower-case letters and "-"
+// that OR is an exact ASCII case fold: among the tchar only A-Z and a-z
+// turn into a letter, and only "-" into "-" (CR would, but is no tchar).
+// Nothing beyond ASCII folds, so the Kelvin sign U+212A never passes for
+// "k".
+func foldedWord(b []byte, j int) uint64 {
+	const fold = 0x2020202020202020
+	n := len(b)
+	if n < 8 {
+		return uint64(binary.LittleEndian.Uint32(b)) | uint64(binary.LittleEndian.Uint32(b[n-4:]))<<32 | fold
+	}
+	return binary.LittleEndian.Uint64(b[min(8*j, n-8):]) | fold
+}
+
+// classifyName matches a field name, a token, case-insensitively (RFC 9110
+// §5.1) against knownNames of its length, most often settled by the first
+// word.
 func classifyName(name []byte) (nameClass, Singleton) {
-	switch len(name) {
-	case 4:
-		if equalFold(name, "host") {
-			return classSingleton, SingletonHost
-		}
-	case 6:
-		if equalFold(name, "origin") {
-			return classSingleton, SingletonOrigin
-		}
-		if equalFold(name, "expect") {
-			return classSingleton, SingletonExpect
-		}
-	case 10:
-		if equalFold(name, "connection") {
-			return classConnection, 0
-		}
-	case 12:
-		if equalFold(name, "content-type") {
-			return classSingleton, SingletonContentType
-		}
-	case 13:
-		if equalFold(name, "authorization") {
-			return classSingleton, SingletonAuthorization
-		}
-		if equalFold(name, "last-event-id") {
-			return classSingleton, SingletonLastEventID
-		}
-	case 14:
-		if equalFold(name, "content-length") {
-			return classSingleton, SingletonContentLength
-		}
-		if equalFold(name, "mcp-session-id") {
-			return classSingleton, SingletonSessionID
-		}
-	case 17:
-		if equalFold(name, "transfer-encoding") {
-			return classTransferEncoding, 0
-		}
-	case 20:
-		if equalFold(name, "mcp-protocol-version") {
-			return classSingleton, SingletonProtocolVersion
+	n := len(name)
+	if n > maxKnownName || len(knownNames[n]) == 0 {
+		return classOther, 0
+	}
+	for i := range knownNames[n] {
+		k := &knownNames[n][i]
+		if foldedWord(name, 0) == k.words[0] && foldedWord(name, 1) == k.words[1] && foldedWord(name, 2) == k.words[2] {
+			return k.class, k.single
 		}
 	}
 	return classOther, 0

@@ -408,6 +408,19 @@ func TestParseResumes(t *testing.T) {
 			t.Errorf("(-want +got):\n%s", diff)
 		}
 	})
+	t.Run("H-23/a call with no new bytes resumes too", func(t *testing.T) {
+		var req Request
+		first := []byte(wire("GET / HTTP/1.1\nHost: a\nX-A: 1\n"))
+		if _, err := Parse(first, 0, lim, &req); err != ErrNeedMore {
+			t.Fatalf("prefix: got %v, want ErrNeedMore", err)
+		}
+		// As above, a rescan would refuse "X@A"; resumed, Parse has
+		// nothing new to look at.
+		same := []byte(wire("GET / HTTP/1.1\nHost: a\nX@A: 1\n"))
+		if _, err := Parse(same, len(first), lim, &req); err != ErrNeedMore {
+			t.Errorf("got %v, want ErrNeedMore", err)
+		}
+	})
 	t.Run("H-23/scanned from another Request is ignored", func(t *testing.T) {
 		var other, req Request
 		if _, err := Parse(raw[:40], 0, lim, &other); err != ErrNeedMore {
@@ -449,6 +462,7 @@ func TestRequestAccessors(t *testing.T) {
 		{"H-21/Get of Host", SingletonHost, got{"a", true}},
 		{"H-21/Get of an absent singleton", SingletonAuthorization, got{"", false}},
 		{"H-21/Get of a value outside the enum", Singleton(200), got{"", false}},
+		{"H-21/Get of the first value past the enum", singletonCount, got{"", false}},
 	}
 	for _, c := range gets {
 		t.Run(c.name, func(t *testing.T) {
@@ -529,6 +543,56 @@ func TestAppendTo(t *testing.T) {
 	if diff := cmp.Diff(viewOf(&req), viewOf(&again)); diff != "" {
 		t.Errorf("re-parsed request (-want +got):\n%s", diff)
 	}
+}
+
+// TestClassifyName checks the word compare of classifyName against an
+// ASCII case fold (H-P05 needs every spelling of a singleton caught, and
+// only those): each interpreted name in three spellings, then every one of
+// its bytes replaced by every other tchar, which must make it another
+// name, and a length with no interpreted name.
+func TestClassifyName(t *testing.T) {
+	type class struct {
+		Class  nameClass
+		Single Singleton
+	}
+	byName := map[string]class{}
+	for _, keys := range knownNames {
+		for _, k := range keys {
+			byName[k.name] = class{k.class, k.single}
+		}
+	}
+	if len(byName) != 11 {
+		t.Fatalf("knownNames holds %d names, want 11", len(byName))
+	}
+	check := func(name string, want class) {
+		t.Helper()
+		c, single := classifyName([]byte(name))
+		if diff := cmp.Diff(want, class{c, single}); diff != "" {
+			t.Errorf("H-P05/classifyName(%q) (-want +got):\n%s", name, diff)
+		}
+	}
+	for name, want := range byName {
+		check(name, want)
+		check(strings.ToUpper(name), want)
+		mixed := []byte(name)
+		for i := 0; i < len(mixed); i += 2 {
+			mixed[i] = byte(strings.ToUpper(string(mixed[i]))[0])
+		}
+		check(string(mixed), want)
+		for i := range name {
+			for c := range 256 {
+				if !tcharSet[c] || lowerASCII(byte(c)) == name[i] {
+					continue
+				}
+				b := []byte(name)
+				b[i] = byte(c)
+				check(string(b), byName[strings.ToLower(string(b))])
+			}
+		}
+	}
+	check("x-unknown-name-of-thirty-bytes", class{})
+	check("accept", class{})
+	check("te", class{})
 }
 
 func TestMethodString(t *testing.T) {

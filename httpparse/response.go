@@ -250,8 +250,9 @@ func (p *respParser) short(r Reason) error {
 // The line and its CRLF must fit in budget bytes; the LF is searched for
 // only within them, so a peer that never sends one costs at most budget.
 func (p *respParser) line(start, budget int, tooLong, short Reason) (line []byte, next int, err error) {
-	budget = max(0, min(budget, len(p.buf)-start+1))
-	window := p.buf[start:min(start+budget, len(p.buf))]
+	budget = max(0, budget)
+	rest := p.buf[start:]
+	window := rest[:min(len(rest), budget)]
 	i := bytes.IndexByte(window, '\n')
 	if i < 0 {
 		if len(window) == budget {
@@ -461,7 +462,7 @@ func (p *respParser) closeDelimitedBody(resp *Response, start int) (int, error) 
 // coding at all is refused. Parameters of other codings are not examined:
 // they cannot change the framing.
 func respChunkedIsLast(fields []respFramingField) (bool, error) {
-	codings, chunkedSeen, chunkedLast := 0, false, false
+	anyCoding, chunkedSeen, chunkedLast := false, false, false
 	for _, f := range fields {
 		for element := range listElements(f.value) {
 			name, _, hasParams := bytes.Cut(element, []byte(";"))
@@ -469,7 +470,7 @@ func respChunkedIsLast(fields []respFramingField) (bool, error) {
 			if !isToken(name) {
 				return false, respFail(RespReasonBadTransferCoding, f.offset)
 			}
-			codings++
+			anyCoding = true
 			chunkedLast = equalFold(name, "chunked")
 			if chunkedLast && (chunkedSeen || hasParams) {
 				return false, respFail(RespReasonBadTransferCoding, f.offset)
@@ -477,7 +478,7 @@ func respChunkedIsLast(fields []respFramingField) (bool, error) {
 			chunkedSeen = chunkedSeen || chunkedLast
 		}
 	}
-	if codings == 0 {
+	if !anyCoding {
 		return false, respFail(RespReasonBadTransferCoding, fields[0].offset)
 	}
 	return chunkedLast, nil

@@ -37,7 +37,9 @@ func (p *respParser) chunkedBody(resp *Response, start int) (int, error) {
 		}
 		// The line with its CRLF and the CRLF after the data are overhead.
 		// A size past slack plus line already clears any overhead, so it
-		// is capped there and its doubling cannot overflow.
+		// is capped there and its doubling cannot overflow. (Any cap past
+		// about half of that clears it too, so a mutant that lowers the
+		// cap that far changes nothing.)
 		credit := respChunkAllowance + 2*min(size, respChunkOverheadSlack+respMaxChunkLine)
 		overhead = max(0, overhead+len(line)+4-credit)
 		if overhead > respChunkOverheadSlack {
@@ -47,6 +49,8 @@ func (p *respParser) chunkedBody(resp *Response, start int) (int, error) {
 		if size == 0 {
 			break
 		}
+		// With exactly the data and its CRLF in (<= here instead of <),
+		// the next chunk line would be found short at the same offset.
 		if len(p.buf)-pos-2 < size {
 			return 0, p.short(RespReasonIncompleteBody)
 		}

@@ -7,7 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// FuzzParseResponse checks, for any bytes, that ParseResponse either
+// FuzzResponse checks, for any bytes, that ParseResponse either
 // parses a response, asks for more, or refuses with an *Error of Status
 // RespErrorStatus and a known Reason, never anything else and never a
 // panic; that n <= len(buf); and that the result does not depend on how
@@ -19,7 +19,7 @@ import (
 //
 // limits picks DefaultResponseLimits, respTight, or respUnbounded, so the
 // limit paths and the overflow guards are both reachable.
-func FuzzParseResponse(f *testing.F) {
+func FuzzResponse(f *testing.F) {
 	for _, c := range respCases() {
 		if len(c.in) > 8192 {
 			continue // the 16 and 64 KiB limit cases; the fuzzer shrinks toward small inputs

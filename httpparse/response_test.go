@@ -150,6 +150,21 @@ func respCases() []respCase {
 			err:  respFailure(RespReasonBadStatusLine, 9),
 		},
 		{
+			name: "H-42/RFC 9112 §4 status-code digits in their places",
+			in:   respWire("HTTP/1.1 429 Too Many Requests", "Content-Length: 0", ""),
+			want: Response{Proto: "HTTP/1.1", Status: 429, Reason: "Too Many Requests", Header: respHeader("Content-Length", "0"), Framing: FramingLength},
+		},
+		{
+			name: "RFC 9110 §15 status code 599 is in range",
+			in:   respWire("HTTP/1.1 599 Odd", "Content-Length: 0", ""),
+			want: Response{Proto: "HTTP/1.1", Status: 599, Reason: "Odd", Header: respHeader("Content-Length", "0"), Framing: FramingLength},
+		},
+		{
+			name: "RFC 9112 §4 status line ending inside the code",
+			in:   respWire("HTTP/1.1 20", ""),
+			err:  respFailure(RespReasonBadStatusLine, 0),
+		},
+		{
 			name: "RFC 9110 §15 status code 600 is out of range",
 			in:   respWire("HTTP/1.1 600 Odd", "Content-Length: 0", ""),
 			err:  respFailure(RespReasonBadStatusCode, 9),
@@ -174,6 +189,11 @@ func respCases() []respCase {
 			name: "H-P01/RFC 9112 §2.2 bare LF ends the status line",
 			in:   "HTTP/1.1 200 OK\nContent-Length: 0\n\n",
 			err:  respFailure(RespReasonBareLF, 15),
+		},
+		{
+			name: "H-P01/RFC 9112 §2.2 LF as the first byte of a response",
+			in:   "\n" + respWire("HTTP/1.1 200 OK", "Content-Length: 0", ""),
+			err:  respFailure(RespReasonBareLF, 0),
 		},
 		{
 			name: "H-P01/RFC 9112 §2.2 bare LF ends a field line",
@@ -271,6 +291,12 @@ func respCases() []respCase {
 			in:   respOK + respWire("Content-Length: 99999999999999999999999999", "") + "hello",
 			lim:  &respUnbounded,
 			err:  respFailure(RespReasonBodyTooLarge, 33),
+		},
+		{
+			name: "H-24/RFC 9110 §8.6 Content-Length read whole with MaxBody at math.MaxInt",
+			in:   respOK + respWire("Content-Length: 5", "") + "hello",
+			lim:  &respUnbounded,
+			want: Response{Proto: "HTTP/1.1", Status: 200, Reason: "OK", Header: respHeader("Content-Length", "5"), Body: []byte("hello"), Framing: FramingLength},
 		},
 		{
 			name: "H-25/RFC 9110 §8.6 identical Content-Length lines collapse",
@@ -393,6 +419,16 @@ func respCases() []respCase {
 			err:  respFailure(RespReasonBadChunkExtension, 49),
 		},
 		{
+			name: "H-30/RFC 9112 §7.1 chunk-size followed by neither HEXDIG nor chunk-ext",
+			in:   respTEHead + "\r\n" + "5g\r\nhello\r\n0\r\n\r\n",
+			err:  respFailure(RespReasonBadChunkExtension, 48),
+		},
+		{
+			name: "H-30/RFC 9112 §7.1.1 chunk-ext-val missing after =",
+			in:   respTEHead + "\r\n" + "5;a=\r\nhello\r\n0\r\n\r\n",
+			err:  respFailure(RespReasonBadChunkExtension, 51),
+		},
+		{
 			name: "H-30/RFC 9112 §7.1.1 chunk extension without a name",
 			in:   respTEHead + "\r\n" + "5;\r\nhello\r\n0\r\n\r\n",
 			err:  respFailure(RespReasonBadChunkExtension, 49),
@@ -401,6 +437,11 @@ func respCases() []respCase {
 			name: "H-30/RFC 9112 §7.1.1 unterminated quoted chunk-ext-val",
 			in:   respTEHead + "\r\n" + "5;a=\"b\r\nhello\r\n0\r\n\r\n",
 			err:  respFailure(RespReasonBadChunkExtension, 53),
+		},
+		{
+			name: "H-30/RFC 9112 §7.1.1 quoted-pair escaping a control byte in a chunk-ext-val",
+			in:   respTEHead + "\r\n" + "5;a=\"b\\\x01\"\r\nhello\r\n0\r\n\r\n",
+			err:  respFailure(RespReasonBadChunkExtension, 54),
 		},
 		{
 			name: "H-30/RFC 9112 §7.1 chunk data not followed by CRLF",

@@ -168,7 +168,7 @@ func (c *conn) readHead(req *httpparse.Request) (int, error) {
 		if c.filled == len(buf) {
 			// Unreachable while the buffer is sized from the limits;
 			// answered, not trusted.
-			return 0, &httpparse.Error{Status: 431, Reason: "buffer full", Offset: c.filled}
+			return 0, &httpparse.Error{Status: 431, Reason: httpparse.ReasonBufferFull, Offset: c.filled}
 		}
 		if err := c.fill(); err != nil {
 			return 0, err

@@ -145,8 +145,7 @@ func NewServer(cfg Config) (*Server, error) {
 	// One buffer holds the longest legal request: request line, header
 	// section and body. Reads never go past it, so the parser's limits
 	// trip before the buffer can fill.
-	lim := cfg.Limits
-	bufSize := lim.MaxMethod + lim.MaxTarget + len(" HTTP/1.1\r\n ") + 2 + lim.MaxHeaderBytes + 2 + int(lim.MaxBody)
+	bufSize := cfg.Limits.MaxRequestBytes()
 	s.spaces.New = func() any { return &requestSpace{buf: make([]byte, bufSize), out: make([]byte, 0, 1024)} }
 	return s, nil
 }

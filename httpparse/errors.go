@@ -5,15 +5,17 @@ import (
 	"fmt"
 )
 
-// ErrNeedMore reports that buf holds no complete request head yet and no
-// limit has been crossed: read more bytes and call Parse again. It is kept
-// apart from *Error ("bad data") as picohttpparser keeps -2 apart from -1.
+// ErrNeedMore reports that buf holds no complete request head (Parse) or
+// response (ParseResponse) yet and no limit has been crossed: read more
+// bytes and call again. It is kept apart from *Error ("bad data") as
+// picohttpparser keeps -2 apart from -1.
 var ErrNeedMore = errors.New("httpparse: need more data")
 
-// Error is a request the parser refuses. Status is the HTTP status the
-// server answers with; Reason is a constant noun phrase naming what was
-// wrong (never request bytes, so it is safe to log); Offset is where in
-// the buffer the fault was found.
+// Error is a request or response the parser refuses. For a request, Status
+// is the HTTP status the server answers with; for a response it is always
+// RespErrorStatus. Reason is a constant noun phrase naming what was wrong
+// (never the peer's bytes, so it is safe to log); Offset is where in the
+// buffer the fault was found.
 type Error struct {
 	Status int
 	Reason Reason
@@ -35,8 +37,10 @@ func (e *Error) Is(target error) bool {
 	return ok && t.Status == e.Status && t.Reason == e.Reason
 }
 
-// Reasons shared by the request and response parsers: line endings and
-// field-line syntax (RFC 9112 §2.2, §5; RFC 9110 §5).
+// Reasons of the request parser for line endings and field-line syntax
+// (RFC 9112 §2.2, §5; RFC 9110 §5). The response parser does not use
+// them: it has its own RespReason... constants (response.go), so a Reason
+// also tells which parser refused.
 const (
 	ReasonBareLF                Reason = "LF without CR"
 	ReasonBareCR                Reason = "CR without LF"
@@ -53,8 +57,9 @@ const (
 	ReasonInvalidContentLength  Reason = "invalid Content-Length"
 )
 
-// Reasons of the request parser only (RFC 9112 §3, §6; RFC 9110 §7.2,
-// §10.1.1).
+// Reasons of the request parser for the request line and for the checks on
+// the complete head: Host, framing, Connection, Expect and body size
+// (RFC 9112 §3, §6; RFC 9110 §7.2, §10.1.1).
 const (
 	ReasonLeadingEmptyLines                 Reason = "more than one empty line before the request line"
 	ReasonInvalidRequestLine                Reason = "malformed request line"
@@ -79,3 +84,8 @@ const (
 	ReasonUnsupportedExpectation            Reason = "unsupported expectation"
 	ReasonBodyTooLarge                      Reason = "content too large"
 )
+
+// ReasonBufferFull is for a caller whose read buffer filled before Parse saw
+// a whole head (431); Parse never returns it, as in a buffer of
+// Limits.MaxRequestBytes a limit trips first.
+const ReasonBufferFull Reason = "buffer full"
