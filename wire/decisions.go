@@ -128,6 +128,7 @@ var parseRules = map[httpparse.Reason]rule.ID{
 	httpparse.ReasonFieldValueTooLong:                 rule.FixedLimit,
 	httpparse.ReasonTargetTooLong:                     rule.FixedLimit,
 	httpparse.ReasonBodyTooLarge:                      rule.FixedLimit,
+	httpparse.ReasonBufferFull:                        rule.FixedLimit,
 	httpparse.ReasonDuplicateField:                    rule.DuplicateSingleton,
 	httpparse.ReasonInvalidContentLength:              rule.ContentLengthSyntax,
 	httpparse.ReasonLeadingEmptyLines:                 rule.RequestLineSyntax,
@@ -152,11 +153,5 @@ var parseRules = map[httpparse.Reason]rule.ID{
 
 // parseRefusal answers a parser refusal with its status and rule.
 func parseRefusal(e *httpparse.Error) response {
-	id, ok := parseRules[e.Reason]
-	if !ok {
-		// Only the connection's own buffer-full error lacks an entry; it is
-		// a limit like the ones it backs up.
-		id = rule.FixedLimit
-	}
-	return response{status: e.Status, rule: id}
+	return response{status: e.Status, rule: parseRules[e.Reason]}
 }
