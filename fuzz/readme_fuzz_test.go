@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -122,4 +123,41 @@ func fuzzTargets(t *testing.T, pkg string) []string {
 		}
 	}
 	return names
+}
+
+// TestReadmeListsEveryFuzzTarget: every native fuzz target of the module
+// has its command in the README, so a new target cannot go unrun.
+func TestReadmeListsEveryFuzzTarget(t *testing.T) {
+	cmds := readmeFuzzCommands(t, "../README.md")
+	cmd := exec.Command("go", "test", "-list", "^Fuzz", "./...")
+	cmd.Dir = ".."
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go test -list ^Fuzz ./...: %v", err)
+	}
+	// go test prints a package's names, then "ok  \trawmcp/pkg\t…".
+	var pending []string
+	found := 0
+	for line := range strings.Lines(string(out)) {
+		fields := strings.Fields(line)
+		switch {
+		case len(fields) == 1 && strings.HasPrefix(fields[0], "Fuzz"):
+			pending = append(pending, fields[0])
+		case len(fields) >= 2 && (fields[0] == "ok" || fields[0] == "?"):
+			pkg := "./" + strings.TrimPrefix(strings.TrimPrefix(fields[1], "rawmcp"), "/")
+			for _, name := range pending {
+				found++
+				if !slices.ContainsFunc(cmds, func(c fuzzCommand) bool {
+					top, _, _ := strings.Cut(c.pattern, "/")
+					return c.pkg == pkg && regexp.MustCompile(top).MatchString(name)
+				}) {
+					t.Errorf("%s in %s has no fuzz command in README.md", name, pkg)
+				}
+			}
+			pending = nil
+		}
+	}
+	if found < 10 {
+		t.Fatalf("found %d fuzz targets: the listing went wrong", found)
+	}
 }
