@@ -37,14 +37,20 @@ type conn struct {
 	// filled is how many bytes of space.buf hold unparsed input.
 	filled int
 	// start is when the request in progress began, its first byte read:
-	// the origin of its ReadTimeout, and its clock while it has needed
-	// no second read.
+	// the origin of its ReadTimeout, and its clock while it has not
+	// waited for the socket (see now).
 	start time.Time
 	// readArmed says the request's read deadline is set. A request that
 	// arrives in the read that brought its first byte needs none, so it
 	// is armed before the request's second read, not at its start.
 	readArmed bool
-	idle      atomic.Bool
+	// waited says the request in progress waited for the socket: a
+	// second read, or a write the socket could not take at once.
+	waited bool
+	// readDeadline is the read deadline this connection's goroutine armed
+	// last (armIdle, fill).
+	readDeadline time.Time
+	idle         atomic.Bool
 }
 
 // requestSpace is what a request in progress needs, pooled so that an idle
@@ -84,7 +90,7 @@ func (c *conn) awaitRequest() bool {
 	s := c.srv
 	if c.filled == 0 {
 		c.idle.Store(true)
-		c.nc.SetReadDeadline(s.cfg.Now().Add(s.cfg.IdleTimeout))
+		c.armIdle(c.now())
 		if s.isShuttingDown() {
 			return false
 		}
@@ -95,9 +101,29 @@ func (c *conn) awaitRequest() bool {
 		}
 	}
 	c.start = s.cfg.Now()
-	c.readArmed = false
+	c.readArmed, c.waited = false, false
 	return true
 }
+
+// armIdle arms the idle deadline, IdleTimeout after from: the start of
+// the request just answered, or a fresh reading if it waited. A busy
+// connection would move its timer with every request, so the deadline
+// stays where it is while it would move by less than idleGranularity: an
+// idle connection is closed at most IdleTimeout after its last request
+// began, and at most idleGranularity (plus that request's own time)
+// sooner.
+func (c *conn) armIdle(from time.Time) {
+	deadline := from.Add(c.srv.cfg.IdleTimeout)
+	if moved := deadline.Sub(c.readDeadline); moved >= 0 && moved < idleGranularity {
+		return
+	}
+	c.nc.SetReadDeadline(deadline)
+	c.readDeadline = deadline
+}
+
+// idleGranularity is how far the idle deadline may be early (armIdle):
+// far below IdleTimeout's margin over SSERetry.
+const idleGranularity = 10 * time.Millisecond
 
 // readIdle reads the next request's first bytes into a request buffer and
 // returns how many; a read that brings no byte returns 0, whatever its
@@ -135,10 +161,10 @@ func (c *conn) readSocket(fd uintptr) bool {
 	}
 }
 
-// now is the clock of the request in progress: its start while it came
-// in one read (microseconds ago), else a fresh reading.
+// now is the clock of the request in progress: its start while it has not
+// waited for the socket (microseconds ago), else a fresh reading.
 func (c *conn) now() time.Time {
-	if c.readArmed || c.start.IsZero() {
+	if c.waited || c.start.IsZero() {
 		return c.srv.cfg.Now()
 	}
 	return c.start
@@ -239,9 +265,11 @@ func (c *conn) readHead(req *httpparse.Request) (int, error) {
 // read that could wait.
 func (c *conn) fill() error {
 	if !c.readArmed {
-		c.nc.SetReadDeadline(c.start.Add(c.srv.cfg.ReadTimeout))
+		c.readDeadline = c.start.Add(c.srv.cfg.ReadTimeout)
+		c.nc.SetReadDeadline(c.readDeadline)
 		c.readArmed = true
 	}
+	c.waited = true
 	n, err := c.nc.Read(c.space.buf[c.filled:])
 	c.filled += n
 	if n > 0 {
@@ -340,6 +368,7 @@ func (c *conn) finish(resp *response, req *httpparse.Request) bool {
 func (c *conn) write(out []byte) error {
 	s := c.srv
 	if c.raw == nil {
+		c.waited = true // an in-memory write waits for its reader
 		c.nc.SetWriteDeadline(s.cfg.Now().Add(s.cfg.WriteTimeout))
 		_, err := c.nc.Write(out)
 		return err
@@ -348,6 +377,7 @@ func (c *conn) write(out []byte) error {
 	if err != nil || n == len(out) {
 		return err
 	}
+	c.waited = true
 	c.nc.SetWriteDeadline(s.cfg.Now().Add(s.cfg.WriteTimeout))
 	_, err = c.nc.Write(out[n:])
 	c.nc.SetWriteDeadline(time.Time{})

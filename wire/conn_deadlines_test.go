@@ -64,6 +64,22 @@ func TestWriteDeadline(t *testing.T) {
 	})
 }
 
+// TestIdleDeadlineMoves checks that the idle deadline follows the
+// requests of a connection, though a busy one re-arms it only every few
+// milliseconds: a client asking well inside IdleTimeout is never closed.
+func TestIdleDeadlineMoves(t *testing.T) {
+	const idle = time.Second
+	f := startFixture(t, func(c *wire.Config) { c.SSERetry, c.IdleTimeout = 100*time.Millisecond, idle })
+	metadata := []byte("GET /.well-known/oauth-protected-resource/mcp HTTP/1.1\r\nHost: " + f.Addr + "\r\n\r\n")
+	c := newBenchConn(t, f.Addr)
+	for i := range 10 {
+		if err := c.expect(metadata, 200); err != nil {
+			t.Fatalf("request %d, %v after the first: %v", i, time.Duration(i)*idle/5, err)
+		}
+		time.Sleep(idle / 5)
+	}
+}
+
 // smallBuffers connects a client to s through a socket pair of its own,
 // with 4 KiB buffers on both sides of the answers: the server's send
 // buffer and the client's receive buffer, set before the handshake so
