@@ -19,6 +19,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"rawmcp/wire"
 )
 
 // BenchmarkE2E runs MCP round trips over real loopback sockets against
@@ -46,8 +48,10 @@ import (
 // -e2e.only=rawmcp runs one server alone, for -cpuprofile and -trace.
 func BenchmarkE2E(b *testing.B) {
 	clientCPU := pinBenchServers(b)
-	raw, _ := startBenchRawmcp(b, benchTableConfig(), nil)
-	addr, token := startReference(b, benchTableConfig())
+	// A server's connections idle while the other two take their rounds,
+	// which on a busy machine can outlast the default idle timeouts.
+	raw, _ := startBenchRawmcp(b, benchTableConfig(), func(cfg *wire.Config) { cfg.IdleTimeout = benchIdle })
+	addr, token := startReferenceWith(b, benchTableConfig(), benchIdle)
 	ref := benchServer{name: "nethttp", addr: addr, token: token}
 	for _, m := range benchMethods {
 		for _, conns := range []int{1, 8, 64, 0} {
@@ -59,6 +63,8 @@ func BenchmarkE2E(b *testing.B) {
 		}
 	}
 }
+
+const benchIdle = time.Minute
 
 var e2eOnly = flag.String("e2e.only", "", "BenchmarkE2E measures only this server (rawmcp, nethttp or echo), for profiles")
 

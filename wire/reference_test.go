@@ -84,11 +84,10 @@ const refMaxBody = 64 << 10
 
 // startReference serves the reference on a fresh 127.0.0.1 port with a
 // policy minted for that port; it returns the address and a token with
-// both scopes. It keeps an idle connection 5 s, as rawmcp does. The server
-// stops when the test ends.
+// both scopes. The server stops when the test ends.
 func startReference(tb testing.TB, tableCfg state.Config) (addr, token string) {
 	tb.Helper()
-	return startReferenceWith(tb, tableCfg, 5*time.Second)
+	return startReferenceWith(tb, tableCfg, 2*time.Second)
 }
 
 // startReferenceWith is startReference with the keep-alive idle timeout
