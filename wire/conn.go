@@ -7,40 +7,73 @@ import (
 	"net"
 	"rawmcp/wire/rule"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"rawmcp/httpparse"
 )
 
 // conn is one client connection. Its loop: wait for the next request's
-// first bytes in a 1 KiB first-read array (an idle connection holds no
-// more), take a pooled request buffer, read and parse the head, pass the
-// in-flight gate, answer; keep the connection only after a 2xx (pipelined
-// bytes stay for the next request), and close in stages after any 4xx/5xx.
+// first bytes, holding no request buffer while nothing has come; read and
+// parse the head into a pooled buffer, pass the in-flight gate, answer;
+// keep the connection only after a 2xx (pipelined bytes stay for the next
+// request), and close in stages after any 4xx/5xx.
 type conn struct {
 	srv *Server
 	nc  net.Conn
 	id  uint64
-	// first takes the idle read: a waiting connection holds these bytes,
-	// not a request buffer. They fit a usual MCP request head, so the
-	// request rarely needs a second read.
-	first [firstReadSize]byte
-	space *requestSpace
+	// raw reaches nc's socket: the idle read then takes a buffer only once
+	// bytes are there, and a write the socket takes at once arms no
+	// deadline. It is nil when nc is not a socket (tests serve in-memory
+	// connections), and those do both the plain way.
+	raw syscall.RawConn
+	// rawRead and rawWrite are what raw's Read and Write run, made once:
+	// a closure per call would be an allocation per read and per write.
+	// rawWrite writes rawOut; both leave their count in rawN.
+	rawRead, rawWrite func(fd uintptr) bool
+	rawOut            []byte
+	rawN              int
+	rawErr            error
+	space             *requestSpace
 	// filled is how many bytes of space.buf hold unparsed input.
 	filled int
 	// reqEnd is where the request being answered ends in space.buf, once
 	// its head is parsed (OnExchange shows those bytes).
 	reqEnd int
-	idle   atomic.Bool
+	// start is when the request in progress began, its first byte read:
+	// the origin of its ReadTimeout, and its clock while it has not
+	// waited for the socket (see now).
+	start time.Time
+	// readArmed says the request's read deadline is set. A request that
+	// arrives in the read that brought its first byte needs none, so it
+	// is armed before the request's second read, not at its start.
+	readArmed bool
+	// waited says the request in progress waited for the socket: a
+	// second read, or a write the socket could not take at once.
+	waited bool
+	// readDeadline is the read deadline this connection's goroutine armed
+	// last (armIdle, fill).
+	readDeadline time.Time
+	idle         atomic.Bool
 }
 
 // requestSpace is what a request in progress needs, pooled so that an idle
-// connection costs only its goroutine and this struct's pointer.
+// connection costs only its goroutine and its conn.
 type requestSpace struct {
 	buf   []byte
 	req   httpparse.Request
 	event []byte // an SSE answer's body, before it is copied into out
 	out   []byte
+}
+
+func newConn(s *Server, nc net.Conn) *conn {
+	c := &conn{srv: s, nc: nc, id: s.nextConn.Add(1)}
+	if sc, ok := nc.(syscall.Conn); ok {
+		if raw, err := sc.SyscallConn(); err == nil {
+			c.raw, c.rawRead, c.rawWrite = raw, c.readSocket, c.writeSocket
+		}
+	}
+	return c
 }
 
 func (c *conn) serve() {
@@ -53,35 +86,93 @@ func (c *conn) serve() {
 	}
 }
 
-// awaitRequest waits for the first byte of the next request, or uses bytes a
-// pipelining client already sent. An idle keep-alive connection waits at
-// most IdleTimeout, and its timeout closes silently.
+// awaitRequest waits for the first bytes of the next request, or uses bytes
+// a pipelining client already sent, and starts the request. An idle
+// keep-alive connection waits at most IdleTimeout, and its timeout closes
+// silently.
 func (c *conn) awaitRequest() bool {
-	if c.filled > 0 {
-		return true
+	s := c.srv
+	if c.filled == 0 {
+		c.idle.Store(true)
+		c.armIdle(c.now())
+		if s.isShuttingDown() {
+			return false
+		}
+		c.filled = c.readIdle()
+		c.idle.Store(false)
+		if c.filled == 0 {
+			return false
+		}
 	}
-	c.releaseSpace()
-	c.idle.Store(true)
-	c.nc.SetReadDeadline(c.srv.cfg.Now().Add(c.srv.cfg.IdleTimeout))
-	if c.srv.isShuttingDown() {
-		return false
-	}
-	// A read that brings no byte ends the connection, whatever its error.
-	n, _ := c.nc.Read(c.first[:])
-	c.idle.Store(false)
-	if n == 0 {
-		return false
-	}
-	c.takeSpace()
-	c.filled = copy(c.space.buf, c.first[:n])
+	c.start = s.cfg.Now()
+	c.readArmed, c.waited = false, false
 	return true
 }
 
-// firstReadSize is what an idle connection reads into before it takes a
-// request buffer: 1 KiB holds a usual MCP request whole (about 350 bytes
-// with a bearer token and a session), so the request costs one read,
-// not two, and an idle connection costs 1 KiB more.
-const firstReadSize = 1 << 10
+// armIdle arms the idle deadline, IdleTimeout after from: the start of
+// the request just answered, or a fresh reading if it waited. A busy
+// connection would move its timer with every request, so the deadline
+// stays where it is while it would move by less than idleGranularity: an
+// idle connection is closed at most IdleTimeout after its last request
+// began, and at most idleGranularity (plus that request's own time)
+// sooner.
+func (c *conn) armIdle(from time.Time) {
+	deadline := from.Add(c.srv.cfg.IdleTimeout)
+	if moved := deadline.Sub(c.readDeadline); moved >= 0 && moved < idleGranularity {
+		return
+	}
+	c.nc.SetReadDeadline(deadline)
+	c.readDeadline = deadline
+}
+
+// idleGranularity is how far the idle deadline may be early (armIdle):
+// far below IdleTimeout's margin over SSERetry.
+const idleGranularity = 10 * time.Millisecond
+
+// readIdle reads the next request's first bytes into a request buffer and
+// returns how many; a read that brings no byte returns 0, whatever its
+// error, and the connection ends. On a socket the buffer is held only
+// while a read is in progress and goes back to the pool while the socket
+// has nothing, so a waiting connection holds none, and the bytes land
+// where they are parsed: no copy, and no second read for a request that
+// came whole.
+func (c *conn) readIdle() int {
+	if c.raw == nil {
+		c.takeSpace()
+		n, _ := c.nc.Read(c.space.buf)
+		return n
+	}
+	c.rawN = 0
+	c.raw.Read(c.rawRead)
+	return c.rawN
+}
+
+// readSocket is one try of the idle read on the socket: false, and the
+// buffer back in the pool, while the socket has nothing.
+func (c *conn) readSocket(fd uintptr) bool {
+	c.takeSpace()
+	for {
+		n, err := syscall.Read(int(fd), c.space.buf)
+		switch err {
+		case syscall.EINTR:
+			continue
+		case syscall.EAGAIN:
+			c.releaseSpace()
+			return false // wait until the socket is readable
+		}
+		c.rawN = max(n, 0)
+		return true
+	}
+}
+
+// now is the clock of the request in progress: its start while it has not
+// waited for the socket (microseconds ago), else a fresh reading.
+func (c *conn) now() time.Time {
+	if c.waited || c.start.IsZero() {
+		return c.srv.cfg.Now()
+	}
+	return c.start
+}
 
 // wakeIfIdle makes a connection blocked in its idle read return at once
 // (graceful shutdown); a connection inside a request is left to finish.
@@ -116,9 +207,6 @@ func (c *conn) release() {
 // whether the connection may carry another.
 func (c *conn) serveRequest() bool {
 	s := c.srv
-	// The deadline covers the whole request and is set once, when its
-	// first byte is here: a client trickling a byte a second is cut.
-	c.nc.SetReadDeadline(s.cfg.Now().Add(s.cfg.ReadTimeout))
 	req := &c.space.req
 	headLen, err := c.readHead(req)
 	if err != nil {
@@ -131,7 +219,7 @@ func (c *conn) serveRequest() bool {
 		c.finish(&busy, req)
 		return false
 	}
-	x := exchange{c: c, srv: s, req: req, headLen: headLen, now: s.cfg.Now()}
+	x := exchange{c: c, srv: s, req: req, headLen: headLen, now: c.now()}
 	resp := x.handle()
 	s.inFlight.Add(-1)
 	if resp.status == 0 {
@@ -176,8 +264,17 @@ func (c *conn) readHead(req *httpparse.Request) (int, error) {
 	}
 }
 
-// fill reads once more into the free part of the buffer.
+// fill reads once more into the free part of the buffer. The request's
+// read deadline covers the whole request from its first byte, so a client
+// trickling a byte a second is cut; it is armed here, before the first
+// read that could wait.
 func (c *conn) fill() error {
+	if !c.readArmed {
+		c.readDeadline = c.start.Add(c.srv.cfg.ReadTimeout)
+		c.nc.SetReadDeadline(c.readDeadline)
+		c.readArmed = true
+	}
+	c.waited = true
 	n, err := c.nc.Read(c.space.buf[c.filled:])
 	c.filled += n
 	if n > 0 {
@@ -192,11 +289,10 @@ func (c *conn) fill() error {
 // readBody brings the whole body of req, whose head is headLen bytes, into
 // the buffer and returns it, first answering Expect: 100-continue with 100
 // when the body is still to come (H-P13).
-func (c *conn) readBody(headLen int, req *httpparse.Request, now time.Time) ([]byte, error) {
+func (c *conn) readBody(headLen int, req *httpparse.Request) ([]byte, error) {
 	end := headLen + int(req.ContentLength)
 	if req.ExpectContinue && req.ContentLength > 0 && c.filled < end {
-		c.nc.SetWriteDeadline(now.Add(c.srv.cfg.WriteTimeout))
-		if _, err := c.nc.Write(continueResponse); err != nil {
+		if err := c.write(continueResponse); err != nil {
 			return nil, err
 		}
 	}
@@ -245,12 +341,13 @@ func (c *conn) finish(resp *response, req *httpparse.Request) bool {
 	// an answer to HEAD carries no body either.
 	resp = guarded(resp)
 	resp.headRequest = req != nil && req.Method == httpparse.MethodHEAD
-	out := appendResponse(c.space.out[:0], resp, s.dates.get(s.cfg.Now()))
+	date := s.dates.get(c.now())
+	out := appendResponse(c.space.out[:0], resp, date)
 	if len(out) > s.cfg.MaxResponse {
 		internal := internalError
 		internal.headRequest = resp.headRequest
 		resp = &internal
-		out = appendResponse(out[:0], resp, s.dates.get(s.cfg.Now()))
+		out = appendResponse(out[:0], resp, date)
 	}
 	c.space.out = out
 	// Report before writing, so a client that has read the answer can
@@ -259,9 +356,7 @@ func (c *conn) finish(resp *response, req *httpparse.Request) bool {
 	if s.cfg.OnExchange != nil {
 		s.cfg.OnExchange(Exchange{Conn: c.id, Request: c.answeredBytes(req), Response: bytes.Clone(out), Decision: Decision{Status: resp.status, Rule: resp.rule}})
 	}
-	c.nc.SetWriteDeadline(s.cfg.Now().Add(s.cfg.WriteTimeout))
-	_, werr := c.nc.Write(out)
-	if werr != nil {
+	if c.write(out) != nil {
 		return false
 	}
 	if resp.close {
@@ -283,6 +378,59 @@ func (c *conn) answeredBytes(req *httpparse.Request) []byte {
 		n = min(n, c.reqEnd)
 	}
 	return bytes.Clone(c.space.buf[:n])
+}
+
+// write writes out whole; WriteTimeout bounds the time the socket keeps it
+// waiting. On a socket the first attempt is one non-blocking write with no
+// deadline: an answer to a client that reads fits the send buffer, and
+// arming a deadline for every answer costs a timer update each. Only when
+// the socket cannot take everything at once is the deadline armed, for
+// the rest, and cleared after, so that the next answer does not meet an
+// expired one.
+func (c *conn) write(out []byte) error {
+	s := c.srv
+	if c.raw == nil {
+		c.waited = true // an in-memory write waits for its reader
+		c.nc.SetWriteDeadline(s.cfg.Now().Add(s.cfg.WriteTimeout))
+		_, err := c.nc.Write(out)
+		return err
+	}
+	n, err := c.writeNow(out)
+	if err != nil || n == len(out) {
+		return err
+	}
+	c.waited = true
+	c.nc.SetWriteDeadline(s.cfg.Now().Add(s.cfg.WriteTimeout))
+	_, err = c.nc.Write(out[n:])
+	c.nc.SetWriteDeadline(time.Time{})
+	return err
+}
+
+// writeNow writes what the socket takes of out without waiting.
+func (c *conn) writeNow(out []byte) (int, error) {
+	c.rawOut, c.rawN, c.rawErr = out, 0, nil
+	err := c.raw.Write(c.rawWrite)
+	c.rawOut = nil
+	if err == nil {
+		err = c.rawErr
+	}
+	return c.rawN, err
+}
+
+// writeSocket is writeNow's one write; a full socket is no error, the
+// caller waits for it.
+func (c *conn) writeSocket(fd uintptr) bool {
+	for {
+		n, err := syscall.Write(int(fd), c.rawOut)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != syscall.EAGAIN {
+			c.rawErr = err
+		}
+		c.rawN = max(n, 0)
+		return true
+	}
 }
 
 // closeGracefully half-closes and drains a bounded amount, so the client

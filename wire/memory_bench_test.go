@@ -2,8 +2,9 @@ package wire_test
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/json"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"runtime"
@@ -16,27 +17,33 @@ import (
 	"rawmcp/wire"
 )
 
-// BenchmarkMemory reports what memory a server holds for each idle
-// keep-alive connection and for each live session, with rawmcp and the
-// net/http reference side by side:
+// BenchmarkMemory reports what a server holds for each idle keep-alive
+// connection, rawmcp, the net/http reference and the echo floor side by
+// side, and for each live session:
 //
 //	go test -run='^$' -bench=Memory -benchtime=1x -count=5 ./wire/
 //
-// B/conn is live heap plus goroutine stacks after GC per idle connection
-// that has served one ping, stack-B/conn the stacks alone; the clients run
-// in a child process, so none of their memory is counted. rss-B/conn is
-// the growth of the resident set, runtime and allocator overhead
-// included. B/session is live heap per session after initialize.
+// For the connections each server runs alone in a child process (this test
+// binary), warmed by one answered ping. This process then opens 500
+// connections that make one ping each and stay idle, and reads the child's
+// growth per connection twice. First as the connections left it, with no
+// collection since: rss-B/conn is the growth of the resident set, what the
+// machine pays, and stack-B/conn that of goroutine stacks, which keep the
+// size a request grew them to until a collection shrinks them. Then after
+// three collections and a return of free memory to the OS: gc-rss-B/conn,
+// gc-heap-B/conn (live heap) and gc-stack-B/conn. B/session is live heap
+// per session after initialize, measured in this process.
 func BenchmarkMemory(b *testing.B) {
-	const conns = 1000
-	for _, name := range []string{"rawmcp", "nethttp"} {
+	const conns = 500
+	for _, name := range []string{"rawmcp", "nethttp", "echo"} {
 		b.Run("idle-conn/server="+name, func(b *testing.B) {
-			srv := startIdleServer(b, name, conns)
 			for range b.N {
-				per := idleConnMemory(b, srv, conns)
-				b.ReportMetric(per.live, "B/conn")
-				b.ReportMetric(per.stacks, "stack-B/conn")
+				per := idleConnMemory(b, name, conns)
 				b.ReportMetric(per.rss, "rss-B/conn")
+				b.ReportMetric(per.stacks, "stack-B/conn")
+				b.ReportMetric(per.gcRSS, "gc-rss-B/conn")
+				b.ReportMetric(per.gcHeap, "gc-heap-B/conn")
+				b.ReportMetric(per.gcStacks, "gc-stack-B/conn")
 			}
 		})
 	}
@@ -47,22 +54,6 @@ func BenchmarkMemory(b *testing.B) {
 			}
 		})
 	}
-}
-
-// startIdleServer starts the named server with room for conns idle
-// connections for longer than a measurement takes.
-func startIdleServer(tb testing.TB, name string, conns int) benchServer {
-	tb.Helper()
-	tableCfg := benchTableConfig()
-	if name == "rawmcp" {
-		srv, _ := startBenchRawmcp(tb, tableCfg, func(cfg *wire.Config) {
-			cfg.MaxConns = 2 * conns
-			cfg.IdleTimeout = 30 * time.Second
-		})
-		return srv
-	}
-	addr, token := startReferenceWith(tb, tableCfg, 30*time.Second)
-	return benchServer{name: "nethttp", addr: addr, token: token}
 }
 
 // memorySnapshot is the live heap and goroutine stacks after GC, and the
@@ -100,27 +91,190 @@ func residentBytes() uint64 {
 	return pages * uint64(os.Getpagesize())
 }
 
-// perConn is memory growth per connection, in bytes: live heap plus
-// stacks, the stacks alone, and the resident set.
-type perConn struct{ live, stacks, rss float64 }
+// perConn is memory growth per idle connection, in bytes: as held, and
+// after collection.
+type perConn struct{ rss, stacks, gcRSS, gcHeap, gcStacks float64 }
 
-// idleConnMemory opens conns connections from a child process, each
-// making one ping and then idling, and returns the growth per connection.
-func idleConnMemory(tb testing.TB, srv benchServer, conns int) perConn {
+// idleConnMemory measures a server of the given name in a child process
+// with conns idle connections.
+func idleConnMemory(tb testing.TB, name string, conns int) perConn {
 	tb.Helper()
-	c := newBenchConn(tb, srv.addr)
-	session := benchInitialize(tb, c, srv)
-	c.close()
-	before := takeMemorySnapshot()
-	stop := startIdleClients(tb, srv, session, conns)
-	during := takeMemorySnapshot()
-	stop()
-	benchEndSession(tb, srv, session)
+	spec := memoryChildSpec{Server: name}
+	var ping []byte
+	if name == "echo" {
+		ping, spec.EchoResponse = echoPingExchange(tb)
+		spec.EchoRequestLen = len(ping)
+	}
+	child := startMemoryChild(tb, spec)
+	srv := benchServer{name: name, addr: child.Addr, token: child.Token}
+	if ping == nil {
+		c := newBenchConn(tb, srv.addr)
+		ping = srv.ping(benchInitialize(tb, c, srv))
+		c.close()
+	}
+	warm := newBenchConn(tb, srv.addr)
+	if err := benchRoundTrip(warm, ping, benchMethods[0]); err != nil {
+		tb.Fatalf("%s: warm-up ping: %v", name, err)
+	}
+	warm.close()
+	before := child.snapshot(tb, memoryCollected)
+	held := make([]*benchConn, conns)
+	for i := range held {
+		held[i] = newBenchConn(tb, srv.addr)
+		if err := benchRoundTrip(held[i], ping, benchMethods[0]); err != nil {
+			tb.Fatalf("%s: ping %d: %v", name, i, err)
+		}
+	}
+	asHeld := child.snapshot(tb, memoryAsHeld)
+	collected := child.snapshot(tb, memoryCollected)
+	for _, c := range held {
+		c.close()
+	}
 	growth := func(after, before uint64) float64 { return float64(int64(after)-int64(before)) / float64(conns) }
 	return perConn{
-		live:   growth(during.live(), before.live()),
-		stacks: growth(during.stacks, before.stacks),
-		rss:    growth(during.rss, before.rss),
+		rss:      growth(asHeld.rss, before.rss),
+		stacks:   growth(asHeld.stacks, before.stacks),
+		gcRSS:    growth(collected.rss, before.rss),
+		gcHeap:   growth(collected.heap, before.heap),
+		gcStacks: growth(collected.stacks, before.stacks),
+	}
+}
+
+// echoPingExchange is a ping and rawmcp's answer to it, for the floor to
+// count and send back, from a rawmcp in this process.
+func echoPingExchange(tb testing.TB) (req, resp []byte) {
+	tb.Helper()
+	srv, _ := startBenchRawmcp(tb, benchTableConfig(), nil)
+	c := newBenchConn(tb, srv.addr)
+	req = srv.ping(benchInitialize(tb, c, srv))
+	if err := c.send(req); err != nil {
+		tb.Fatal(err)
+	}
+	r, err := c.read()
+	if err == nil {
+		err = benchMethods[0].check(r)
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return req, bytes.Clone(r.raw)
+}
+
+// The memory child is this test binary running TestMemoryServerChild: it
+// serves, prints a JSON memoryChildAddr line, then answers each command
+// line on its stdin (memoryAsHeld, memoryCollected) with a JSON
+// memoryReport line, until its stdin closes.
+const memoryChildEnv = "RAWMCP_MEMORY_SERVER"
+
+type memoryChildSpec struct {
+	Server         string // rawmcp, nethttp or echo
+	EchoRequestLen int
+	EchoResponse   []byte
+}
+
+type memoryChildAddr struct{ Addr, Token string }
+
+type memoryReport struct{ RSS, Heap, Stacks uint64 }
+
+const (
+	memoryAsHeld    = "held"      // read memory as it is
+	memoryCollected = "collected" // collect and free first
+)
+
+type memoryChild struct {
+	memoryChildAddr
+	in  io.WriteCloser
+	out *bufio.Reader
+}
+
+func startMemoryChild(tb testing.TB, spec memoryChildSpec) *memoryChild {
+	tb.Helper()
+	raw, err := json.Marshal(spec)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestMemoryServerChild$")
+	cmd.Env = append(os.Environ(), memoryChildEnv+"="+string(raw))
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	c := &memoryChild{in: in, out: bufio.NewReader(out)}
+	tb.Cleanup(func() {
+		in.Close()
+		if err := cmd.Wait(); err != nil {
+			tb.Errorf("memory child: %v", err)
+		}
+	})
+	line, err := c.out.ReadBytes('\n')
+	if err != nil || json.Unmarshal(line, &c.memoryChildAddr) != nil {
+		tb.Fatalf("memory child did not start: %q, %v", line, err)
+	}
+	return c
+}
+
+func (c *memoryChild) snapshot(tb testing.TB, command string) memorySnapshot {
+	tb.Helper()
+	if _, err := io.WriteString(c.in, command+"\n"); err != nil {
+		tb.Fatal(err)
+	}
+	line, err := c.out.ReadBytes('\n')
+	var r memoryReport
+	if err != nil || json.Unmarshal(line, &r) != nil {
+		tb.Fatalf("memory child: %q, %v", line, err)
+	}
+	return memorySnapshot{heap: r.Heap, stacks: r.Stacks, rss: r.RSS}
+}
+
+// TestMemoryServerChild is the child process of the memory benchmark; it
+// does nothing in a normal test run.
+func TestMemoryServerChild(t *testing.T) {
+	raw := os.Getenv(memoryChildEnv)
+	if raw == "" {
+		t.Skip("only runs as the child process of BenchmarkMemory")
+	}
+	var spec memoryChildSpec
+	if err := json.Unmarshal([]byte(raw), &spec); err != nil {
+		t.Fatal(err)
+	}
+	var addr memoryChildAddr
+	switch spec.Server {
+	case "rawmcp":
+		srv, _ := startBenchRawmcp(t, benchTableConfig(), func(cfg *wire.Config) {
+			cfg.MaxConns = 2 << 10
+			cfg.IdleTimeout = time.Minute
+		})
+		addr = memoryChildAddr{srv.addr, srv.token}
+	case "nethttp":
+		addr.Addr, addr.Token = startReferenceWith(t, benchTableConfig(), time.Minute)
+	case "echo":
+		addr.Addr = startEcho(t, spec.EchoRequestLen, spec.EchoResponse)
+	default:
+		t.Fatalf("unknown server %q", spec.Server)
+	}
+	line, _ := json.Marshal(addr)
+	os.Stdout.Write(append(line, '\n'))
+	in := bufio.NewScanner(os.Stdin)
+	for in.Scan() {
+		var m memorySnapshot
+		switch in.Text() {
+		case memoryCollected:
+			m = takeMemorySnapshot()
+		default:
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			m = memorySnapshot{heap: ms.HeapAlloc, stacks: ms.StackInuse, rss: residentBytes()}
+		}
+		line, _ := json.Marshal(memoryReport{RSS: m.rss, Heap: m.heap, Stacks: m.stacks})
+		os.Stdout.Write(append(line, '\n'))
 	}
 }
 
@@ -151,68 +305,4 @@ func sessionMemory(tb testing.TB, name string, n int) float64 {
 	}
 	after := takeMemorySnapshot()
 	return float64(int64(after.heap)-int64(before.heap)) / float64(n)
-}
-
-// The child process of idleConnMemory: it dials, pings once on each
-// connection, says "ready" and holds the connections until its stdin
-// closes.
-const idleClientsEnv = "RAWMCP_IDLE_CLIENTS"
-
-func startIdleClients(tb testing.TB, srv benchServer, session string, conns int) (stop func()) {
-	tb.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestIdleClientsChild$")
-	cmd.Env = append(os.Environ(), idleClientsEnv+"="+strings.Join([]string{srv.addr, srv.token, session, strconv.Itoa(conns)}, " "))
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		tb.Fatal(err)
-	}
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil || line != "ready\n" {
-		stdin.Close()
-		cmd.Wait()
-		tb.Fatalf("idle clients did not get ready: %v", err)
-	}
-	return func() {
-		stdin.Close()
-		if err := cmd.Wait(); err != nil {
-			tb.Errorf("idle clients: %v", err)
-		}
-	}
-}
-
-// TestIdleClientsChild is the child process of the memory benchmark; it
-// does nothing in a normal test run.
-func TestIdleClientsChild(t *testing.T) {
-	spec := os.Getenv(idleClientsEnv)
-	if spec == "" {
-		t.Skip("only runs as the child process of BenchmarkMemory")
-	}
-	parts := strings.Fields(spec)
-	conns, _ := strconv.Atoi(parts[3])
-	srv := benchServer{addr: parts[0], token: parts[1]}
-	raw := srv.ping(parts[2])
-	held := make([]net.Conn, 0, conns)
-	for range conns {
-		c, err := dialBench(srv.addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := c.expect(raw, 200); err != nil {
-			t.Fatal(err)
-		}
-		held = append(held, c.nc)
-	}
-	os.Stdout.WriteString("ready\n")
-	io.Copy(io.Discard, os.Stdin)
-	for _, nc := range held {
-		nc.Close()
-	}
 }

@@ -148,6 +148,7 @@ type benchConn struct {
 // benchResponse views one response; its slices alias the connection's
 // buffer until the next read.
 type benchResponse struct {
+	raw         []byte // the whole response, head and body
 	status      int
 	contentType []byte
 	session     []byte
@@ -289,6 +290,7 @@ func parseBenchResponse(buf []byte, bodyStart int) (benchResponse, int, error) {
 		return r, 0, errBenchNeedBody
 	}
 	r.body = buf[bodyStart:end]
+	r.raw = buf[:end]
 	return r, end, nil
 }
 

@@ -274,7 +274,7 @@ func (x *exchange) metadata() response {
 // (H-P13). A body that does not arrive in time is 408; one cut short by
 // the peer is an incomplete message (H-33) and gets no answer.
 func (x *exchange) body() ([]byte, response, bool) {
-	body, err := x.c.readBody(x.headLen, x.req, x.now)
+	body, err := x.c.readBody(x.headLen, x.req)
 	switch {
 	case err == nil:
 		return body, response{}, true

@@ -204,7 +204,7 @@ func acceptRetryable(err error) bool {
 // ServeConn serves one already-accepted connection on a new goroutine.
 // Tests and the whole-server fuzz target feed in-memory connections here.
 func (s *Server) ServeConn(nc net.Conn) {
-	c := &conn{srv: s, nc: nc, id: s.nextConn.Add(1)}
+	c := newConn(s, nc)
 	s.mu.Lock()
 	if s.closing {
 		s.mu.Unlock()
