@@ -253,12 +253,26 @@ type loadChild struct {
 
 func startLoadChild(tb testing.TB, spec loadSpec) *loadChild {
 	tb.Helper()
+	cmd, in, out := startTestChild(tb, "TestE2ELoadChild", loadChildEnv, spec)
+	l := &loadChild{cmd: cmd, in: in, out: out}
+	tb.Cleanup(l.stop)
+	if line, err := l.out.ReadString('\n'); line != "ready\n" {
+		tb.Fatalf("load process: %q, %v", line, err)
+	}
+	return l
+}
+
+// startTestChild runs this test binary again as a child that runs only
+// the test named, with spec as JSON in the environment variable env; the
+// parent talks to it in lines over its stdin and stdout.
+func startTestChild(tb testing.TB, test, env string, spec any) (*exec.Cmd, io.WriteCloser, *bufio.Reader) {
+	tb.Helper()
 	raw, err := json.Marshal(spec)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestE2ELoadChild$")
-	cmd.Env = append(os.Environ(), loadChildEnv+"="+string(raw))
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$")
+	cmd.Env = append(os.Environ(), env+"="+string(raw))
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -271,12 +285,7 @@ func startLoadChild(tb testing.TB, spec loadSpec) *loadChild {
 	if err := cmd.Start(); err != nil {
 		tb.Fatal(err)
 	}
-	l := &loadChild{cmd: cmd, in: in, out: bufio.NewReader(out)}
-	tb.Cleanup(l.stop)
-	if line, err := l.out.ReadString('\n'); line != "ready\n" {
-		tb.Fatalf("load process: %q, %v", line, err)
-	}
-	return l
+	return cmd, in, bufio.NewReader(out)
 }
 
 func (l *loadChild) run(n int) error {

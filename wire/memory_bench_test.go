@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"io"
 	"os"
-	"os/exec"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -189,25 +188,8 @@ type memoryChild struct {
 
 func startMemoryChild(tb testing.TB, spec memoryChildSpec) *memoryChild {
 	tb.Helper()
-	raw, err := json.Marshal(spec)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestMemoryServerChild$")
-	cmd.Env = append(os.Environ(), memoryChildEnv+"="+string(raw))
-	cmd.Stderr = os.Stderr
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		tb.Fatal(err)
-	}
-	c := &memoryChild{in: in, out: bufio.NewReader(out)}
+	cmd, in, out := startTestChild(tb, "TestMemoryServerChild", memoryChildEnv, spec)
+	c := &memoryChild{in: in, out: out}
 	tb.Cleanup(func() {
 		in.Close()
 		if err := cmd.Wait(); err != nil {
