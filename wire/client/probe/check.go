@@ -92,18 +92,13 @@ type Group struct {
 }
 
 // Groups are the catalogue's sections, in its order.
-var Groups = []Group{
-	{"PRE", "Preflight"},
-	{"HO", "Host and Origin (DNS rebinding, browsers)"},
-	{"MM", "Methods and media types"},
-	{"PV", "Protocol version"},
-	{"SE", "Sessions"},
-	{"JR", "JSON-RPC"},
-	{"AU", "Authorization (resource server)"},
-	{"RS", "Streams"},
-	{"LF", "HTTP framing and limits"},
-	{"EH", "Error hygiene"},
-}
+var Groups = func() []Group {
+	out := make([]Group, len(groups))
+	for i, g := range groups {
+		out[i] = g.Group
+	}
+	return out
+}()
 
 // phase orders the run: the preflight gates everything; most checks run
 // concurrently; a check that fills the target's session table runs alone
@@ -115,8 +110,8 @@ const (
 	phaseConcurrent phase = iota
 	phasePreflight
 	phaseAlone
-	phaseLast
-	phaseFinal
+	phaseScan
+	phaseEchoScan
 )
 
 // Check is one entry of the catalogue: a value, so that a caller (rawmcp
@@ -139,10 +134,4 @@ type Check struct {
 
 	phase phase
 	run   func(*checkRun) outcome
-}
-
-// outcome is what a run function decides.
-type outcome struct {
-	verdict Verdict
-	reason  string
 }

@@ -151,7 +151,7 @@ func Run(ctx context.Context, target Target, opts Options) (*Report, error) {
 	rep.Server, rep.ProtocolVersion = p.server, p.version
 
 	results := make(map[string]*Result, len(selected))
-	for _, ph := range []phase{phaseConcurrent, phaseAlone, phaseLast, phaseFinal} {
+	for _, ph := range []phase{phaseConcurrent, phaseAlone, phaseScan, phaseEchoScan} {
 		var batch []*Check
 		for _, c := range selected {
 			if c.phase == ph {

@@ -3,26 +3,36 @@ package probe
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
+
+	"rawmcp/wire/rule"
 )
+
+// preGroup is the PRE group: each check is declared right above its run
+// function; a check is in the catalogue when it is in this list.
+var preGroup = group{Group{"PRE", "Preflight"}, []*Check{&pre01, &pre02}}
 
 // PRE-01: the endpoint speaks MCP. It also learns what the other checks
 // build on: the negotiated version, whether sessions are issued, whether
 // a request without a token is refused, and which list methods the
 // server declares.
+var pre01 = Check{ID: "PRE-01", Level: Must, Source: "MCP Lifecycle §Initialization", Rule: rule.InitializeResultShape,
+	Line:     "The endpoint speaks MCP",
+	Help:     "Sends initialize (with -token if given), and without a token to learn whether one is required. Passes on the JSON-RPC result with protocolVersion, capabilities and serverInfo{name, version}; anything else stops the run (exit 2).",
+	Sessions: 2, phase: phasePreflight, run: runPRE01}
+
 func runPRE01(t *checkRun) outcome {
 	p := t.p
 	req, id := t.initialize()
 	r := t.send("initialize", req.Bytes(), toResponse, 0)
 	switch {
 	case r.resp == nil:
-		return t.broken("no MCP endpoint at %s: initialize %s", p.target.URL, r.describe())
+		return t.errored("no MCP endpoint at %s: initialize %s", p.target.URL, r.describe())
 	case r.status() == 401 && p.opts.Token != "":
-		return t.broken("the token was refused: initialize answered 401")
+		return t.errored("the token was refused: initialize answered 401")
 	case r.status() == 401:
-		return t.broken("the target requires a token (initialize answered 401): give -token")
+		return t.errored("the target requires a token (initialize answered 401): give -token")
 	case !r.isResult(id):
-		return t.broken("no MCP endpoint at %s: initialize %s, not an InitializeResult", p.target.URL, r.describe())
+		return t.errored("no MCP endpoint at %s: initialize %s, not an InitializeResult", p.target.URL, r.describe())
 	}
 	m, _ := r.response(id)
 	var result struct {
@@ -38,7 +48,7 @@ func runPRE01(t *checkRun) outcome {
 	if json.Unmarshal(m.Result, &result) != nil || !visibleASCII(result.ProtocolVersion) ||
 		json.Unmarshal(result.Capabilities, &caps) != nil || caps == nil ||
 		json.Unmarshal(result.ServerInfo, &info) != nil || info.Name == nil || info.Version == nil {
-		return t.broken("initialize answered a result without protocolVersion, capabilities and serverInfo{name, version} (Lifecycle §1.1): not an InitializeResult")
+		return t.errored("initialize answered a result without protocolVersion, capabilities and serverInfo{name, version} (Lifecycle §1.1): not an InitializeResult")
 	}
 	p.version, p.server, p.sampleID = result.ProtocolVersion, result.ServerInfo, r.header("Mcp-Session-Id")
 	for _, kind := range []string{"resources", "tools", "prompts"} {
@@ -77,6 +87,11 @@ func quoteInfo(s string) string {
 }
 
 // PRE-02: session ids are well formed (MUST) and unguessable (hardening).
+var pre02 = Check{ID: "PRE-02", Level: Must, Source: "MCP Transports §Session 1; OWASP ASVS V3.2.2 (H)", Rule: rule.SessionIDVisibleASCII,
+	Line:     "Session ids are well formed and unguessable",
+	Help:     "Opens six sessions one at a time, deleting each. MUST: every id is visible ASCII; hardening: the ids differ, do not count up, and vary in at least 64 bits' worth of characters.",
+	Sessions: 1, run: runPRE02}
+
 func runPRE02(t *checkRun) outcome {
 	if t.p.sampleID == "" {
 		return t.skip("the target issues no session ids")
@@ -91,7 +106,7 @@ func runPRE02(t *checkRun) outcome {
 			return *o
 		}
 		if s.id == "" {
-			return t.broken("an initialize issued no session id")
+			return t.errored("an initialize issued no session id")
 		}
 		ids = append(ids, s.id)
 		t.end(s)
@@ -119,36 +134,3 @@ const idSamples = 6
 
 // minEntropyBits is OWASP ASVS V3.2.2's floor for session tokens.
 const minEntropyBits = 64
-
-// end deletes s now.
-func (t *checkRun) end(s *session) *reply {
-	return t.send("end the session: DELETE", t.request("DELETE", s, nil).Bytes(), toHead, 0)
-}
-
-// skipWithoutAuth is the outcome of an authorization check on a target
-// that serves requests without a token.
-func (t *checkRun) skipWithoutAuth() (outcome, bool) {
-	if t.p.auth {
-		return outcome{}, false
-	}
-	return t.skip("the target serves requests without a token: no authorization to check"), true
-}
-
-// plural is "1 x" or "n xs".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
-// joinAnd lists parts as "a, b and c".
-func joinAnd(parts []string) string {
-	switch len(parts) {
-	case 0:
-		return ""
-	case 1:
-		return parts[0]
-	}
-	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
-}

@@ -4,7 +4,13 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
+
+	"rawmcp/wire/rule"
 )
+
+// pvGroup is the PV group: each check is declared right above its run
+// function; a check is in the catalogue when it is in this list.
+var pvGroup = group{Group{"PV", "Protocol version"}, []*Check{&pv01, &pv02, &pv03, &pv04, &pv05}}
 
 // versionRefused judges a request carrying a version the target cannot
 // speak: it must answer 400 (Transports §2.7).
@@ -22,11 +28,21 @@ func (t *checkRun) versionRefused(r *reply, version string) outcome {
 }
 
 // PV-01: a version older than any MCP revision.
+var pv01 = Check{ID: "PV-01", Level: Must, Source: "MCP Transports §Protocol version header", Rule: rule.VersionUnsupported,
+	Line:     "A past version refused",
+	Help:     "On a live session, pings with MCP-Protocol-Version: 1999-01-01. Passes on 400 only.",
+	Sessions: 1, run: runPV01}
+
 func runPV01(t *checkRun) outcome {
 	return t.badVersion("1999-01-01")
 }
 
 // PV-03: a value that is no date at all.
+var pv03 = Check{ID: "PV-03", Level: Must, Source: "MCP Transports §Protocol version header", Rule: rule.VersionUnsupported,
+	Line:     "A malformed version refused",
+	Help:     "On a live session, pings with MCP-Protocol-Version: garbage. Passes on 400 only.",
+	Sessions: 1, run: runPV03}
+
 func runPV03(t *checkRun) outcome {
 	return t.badVersion("garbage")
 }
@@ -42,6 +58,11 @@ func (t *checkRun) badVersion(version string) outcome {
 
 // PV-02: a version later than any, on every method: a server comparing
 // version strings with >= would let it through.
+var pv02 = Check{ID: "PV-02", Level: Must, Source: "MCP Transports §Protocol version header", Rule: rule.VersionUnsupported,
+	Line:     "A future version refused on every method",
+	Help:     "On a live session, sends POST (ping), GET and DELETE with MCP-Protocol-Version: 9999-01-01, which a server comparing version strings lets through. Passes when each answers 400; a 405 on GET or DELETE is accepted as not serving the method (noted).",
+	Sessions: 1, run: runPV02}
+
 func runPV02(t *checkRun) outcome {
 	const future = "9999-01-01"
 	s, o := t.openAny()
@@ -80,6 +101,11 @@ func runPV02(t *checkRun) outcome {
 // PV-04: no version header after initialize. The spec says to assume
 // 2025-03-26 (Transports §2.7); a server that supports only later
 // revisions refuses instead, so this is reported, not judged.
+var pv04 = Check{ID: "PV-04", Level: Informational, Source: "MCP Transports §Protocol version header", Rule: rule.VersionAssumed,
+	Line:     "Missing header after init",
+	Help:     "On a live session, pings without MCP-Protocol-Version and reports what came back. The spec says to assume 2025-03-26; a server that speaks only later revisions refuses instead, and both are defensible, so this is info, never judged.",
+	Sessions: 1, run: runPV04}
+
 func runPV04(t *checkRun) outcome {
 	s, o := t.openAny()
 	if o != nil {
@@ -101,6 +127,11 @@ var knownVersions = append(slices.Clone(releasedVersions), "2026-07-28")
 
 // PV-05: an initialize proposing a version the server cannot know gets a
 // counter-offer, a result naming a version it supports, not an error.
+var pv05 = Check{ID: "PV-05", Level: Must, Source: "MCP Lifecycle §Version negotiation", Rule: rule.VersionCounterOffer,
+	Line:     "Negotiation answers a supported version",
+	Help:     "Sends initialize proposing 2099-01-01. Passes on a result whose protocolVersion is a known MCP revision (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28). An error or an echo of 2099-01-01 fails; a version unknown to the probe is a warn.",
+	Sessions: 1, run: runPV05}
+
 func runPV05(t *checkRun) outcome {
 	const proposed = "2099-01-01"
 	body, id := initializeBody(proposed)

@@ -4,7 +4,13 @@ import (
 	"crypto/rand"
 	"strconv"
 	"strings"
+
+	"rawmcp/wire/rule"
 )
+
+// seGroup is the SE group: each check is declared right above its run
+// function; a check is in the catalogue when it is in this list.
+var seGroup = group{Group{"SE", "Sessions"}, []*Check{&se01, &se02, &se03, &se04, &se05, &se06, &se07, &se08, &se09}}
 
 // sessionRequest sends on s a request that only a session can serve: the
 // first list method the server declares. Ping is the fallback only: it is
@@ -21,6 +27,11 @@ func (t *checkRun) sessionRequest(step string, s *session, edits ...fieldEdit) (
 
 // SE-01: a request after initialize without Mcp-Session-Id gets 400, not
 // 404 (which a client takes for "session ended") and not an answer.
+var se01 = Check{ID: "SE-01", Level: Should, Source: "MCP Transports §Session 2", Rule: rule.SessionRequired,
+	Line:     "Missing session id refused",
+	Help:     "After initialize, pings without Mcp-Session-Id. Passes on 400; a 404 would tell a client its session ended.",
+	Sessions: 1, run: runSE01}
+
 func runSE01(t *checkRun) outcome {
 	s, o := t.openSession()
 	if o != nil {
@@ -63,6 +74,11 @@ func shapedLike(id string) string {
 }
 
 // SE-02: an id shaped like the server's but never issued gets 404.
+var se02 = Check{ID: "SE-02", Level: Should, Source: "MCP Transports §Session 3", Rule: rule.SessionNotFound,
+	Line:     "Unknown session id refused",
+	Help:     "Pings with an id never issued but shaped like an issued one (each letter and digit replaced by a random one of its kind), so only a lookup can tell. Passes on 404; a 2xx means the server does not validate ids.",
+	Sessions: 1, run: runSE02}
+
 func runSE02(t *checkRun) outcome {
 	s, o := t.openSession()
 	if o != nil {
@@ -85,6 +101,11 @@ func runSE02(t *checkRun) outcome {
 
 // SE-03: DELETE ends the session, or the server says it lets no client
 // end one (405).
+var se03 = Check{ID: "SE-03", Level: Must, Source: "MCP Transports §Session 5 (MAY end, MUST 405 if not)", Rule: rule.DeleteEndsSession,
+	Line:     "DELETE ends a session",
+	Help:     "Sends DELETE on a live session. Passes on a 2xx, or on 405 (the server lets no client end sessions; SE-04 then skips). Anything else fails.",
+	Sessions: 1, run: runSE03}
+
 func runSE03(t *checkRun) outcome {
 	s, o := t.openSession()
 	if o != nil {
@@ -104,6 +125,11 @@ func runSE03(t *checkRun) outcome {
 }
 
 // SE-04: an ended session stays ended, on POST and on GET.
+var se04 = Check{ID: "SE-04", Level: Must, Source: "MCP Transports §Session 3", Rule: rule.SessionNotFound,
+	Line:     "An ended session stays ended",
+	Help:     "Deletes a session, then sends ping and GET with its id. Passes when both answer 404 (a 405 on GET is accepted); a server answering DELETE 405 skips.",
+	Sessions: 1, run: runSE04}
+
 func runSE04(t *checkRun) outcome {
 	s, o := t.openSession()
 	if o != nil {
@@ -117,7 +143,7 @@ func runSE04(t *checkRun) outcome {
 	case del.status() == 405:
 		return t.skip("DELETE answered 405: no client-ended session to check")
 	case !is2xx(del.status()):
-		return t.broken("DELETE %s: no ended session to check", del.describe())
+		return t.errored("DELETE %s: no ended session to check", del.describe())
 	}
 	post, _ := t.sessionRequest("on the ended session", s)
 	get := t.send("GET on the ended session", t.request("GET", s, nil).Bytes(), toHead, getWindow)
@@ -142,6 +168,11 @@ func runSE04(t *checkRun) outcome {
 // SE-05: before notifications/initialized the server serves no request
 // but ping. A refusal counts only if the same request is served once the
 // lifecycle is complete: otherwise it was refused for another reason.
+var se05 = Check{ID: "SE-05", Level: Hardening, Source: "MCP Lifecycle §Operation", Rule: rule.InitializedFirst,
+	Line:     "Lifecycle order enforced",
+	Help:     "Sends a list method the server declares between initialize and notifications/initialized, then again after it. Passes when the early one is refused and the late one served; skips when no list method is declared.",
+	Sessions: 1, run: runSE05}
+
 func runSE05(t *checkRun) outcome {
 	if len(t.p.listMethods) == 0 {
 		return t.skip("the server declares no resources, tools or prompts: no request but ping to send before initialized")
@@ -160,7 +191,7 @@ func runSE05(t *checkRun) outcome {
 	body, id2 := rpc(method, "")
 	late := t.send(method+" after notifications/initialized", t.request("POST", s, body).Bytes(), toResponse, 0)
 	if !late.isResult(id2) {
-		return t.broken("%s %s even after notifications/initialized: a refusal before it proves nothing", method, late.describe())
+		return t.errored("%s %s even after notifications/initialized: a refusal before it proves nothing", method, late.describe())
 	}
 	if early.isResult(id) {
 		return t.unmet("served %s before notifications/initialized", method)
@@ -169,6 +200,11 @@ func runSE05(t *checkRun) outcome {
 }
 
 // SE-06: a second initialize on a live session is refused.
+var se06 = Check{ID: "SE-06", Level: Hardening, Source: "MCP Lifecycle", Rule: rule.LifecycleOrder,
+	Line:     "No second initialize on a session",
+	Help:     "Sends initialize carrying a live session's id. Passes on a 4xx or a JSON-RPC error; a result (and worse, a new session) is not met.",
+	Sessions: 2, run: runSE06}
+
 func runSE06(t *checkRun) outcome {
 	s, o := t.openSession()
 	if o != nil {
@@ -190,6 +226,11 @@ func runSE06(t *checkRun) outcome {
 
 // SE-07: a session is bound to the principal that opened it: another
 // principal's valid token on it gets what an unknown id gets.
+var se07 = Check{ID: "SE-07", Level: Should, Source: "MCP Security Best Practices §Session hijacking", Rule: rule.SessionBoundToUser, Needs: NeedToken | NeedToken2,
+	Line:     "A session is bound to its principal",
+	Help:     "Opens a session with -token, then sends POST, GET and DELETE on it with -token2, and pings it with -token. Passes when each foreign request gets 404 (403 noted, 405 on GET or DELETE accepted) and the session survives.",
+	Sessions: 1, run: runSE07}
+
 func runSE07(t *checkRun) outcome {
 	s, o := t.openSession()
 	if o != nil {
@@ -206,7 +247,7 @@ func runSE07(t *checkRun) outcome {
 		r      *reply
 	}{{"POST", post}, {"GET", get}, {"DELETE", del}} {
 		if x.r.status() == 401 {
-			return t.broken("the second principal's token was refused (401 on %s): give a valid -token2", x.method)
+			return t.errored("the second principal's token was refused (401 on %s): give a valid -token2", x.method)
 		}
 		if o := t.unjudgeable(x.r); o != nil {
 			return *o
@@ -226,7 +267,7 @@ func runSE07(t *checkRun) outcome {
 	alive, id := t.ping("ping as the first principal: the session survives", s)
 	switch {
 	case alive.resp == nil:
-		return t.broken("ping as the first principal %s", alive.describe())
+		return t.errored("ping as the first principal %s", alive.describe())
 	case len(faults) > 0:
 		return t.unmet("on the first principal's session, the second principal's %s", joinAnd(faults))
 	case !alive.isResult(id):
@@ -239,6 +280,11 @@ func runSE07(t *checkRun) outcome {
 
 // SE-08: a session id without a token gets 401: the id is not a
 // credential.
+var se08 = Check{ID: "SE-08", Level: Must, Source: "MCP Security Best Practices (\"MUST NOT use sessions for authentication\")", Rule: rule.SessionNotCredential, Needs: NeedToken,
+	Line:     "A session is not a credential",
+	Help:     "Opens a session with the token, then pings it without Authorization. Passes on 401; a 2xx fails; another refusal is a warn (the id was not taken as a credential, but the client is not told to authenticate).",
+	Sessions: 1, run: runSE08}
+
 func runSE08(t *checkRun) outcome {
 	if o, skip := t.skipWithoutAuth(); skip {
 		return o
@@ -250,7 +296,7 @@ func runSE08(t *checkRun) outcome {
 	r, _ := t.ping("ping on the session without a token", s, drop("Authorization"))
 	switch {
 	case r.resp == nil:
-		return t.broken("%s", r.describe())
+		return t.errored("%s", r.describe())
 	case r.status() == 401:
 		return t.pass("answered 401")
 	case is2xx(r.status()):
@@ -261,6 +307,11 @@ func runSE08(t *checkRun) outcome {
 
 // SE-09: sessions are capped or expire, so a client cannot exhaust the
 // server's memory by initializing in a loop.
+var se09 = Check{ID: "SE-09", Level: Hardening, Source: "MCP Security Best Practices (resource exhaustion)", Rule: rule.SessionCapacity,
+	Line:     "Sessions are capped or expire",
+	Help:     "Runs alone after the other checks: initializes up to 64 sessions one after another. Passes on a 503 or 429 among them, or on an answer whose header fields advertise the session's expiry.",
+	Sessions: 64, phase: phaseAlone, run: runSE09}
+
 func runSE09(t *checkRun) outcome {
 	for i := 1; i <= sessionFlood; i++ {
 		req, id := t.initialize()
@@ -269,7 +320,7 @@ func runSE09(t *checkRun) outcome {
 		case r.status() == 503 || r.status() == 429:
 			return t.pass("initialize %d answered %d; every session opened was then deleted", i, r.status())
 		case !r.isResult(id):
-			return t.broken("initialize %d %s, neither a session nor a refusal", i, r.describe())
+			return t.errored("initialize %d %s, neither a session nor a refusal", i, r.describe())
 		}
 		if name := expiryField(r); name != "" {
 			return t.pass("the initialize answer advertises the session's expiry (%s)", name)

@@ -2,7 +2,13 @@ package probe
 
 import (
 	"strconv"
+
+	"rawmcp/wire/rule"
 )
+
+// hoGroup is the HO group: each check is declared right above its run
+// function; a check is in the catalogue when it is in this list.
+var hoGroup = group{Group{"HO", "Host and Origin (DNS rebinding, browsers)"}, []*Check{&ho01, &ho02, &ho03, &ho04, &ho05, &ho06}}
 
 // foreignOrigin and foreignHost stand for a page and a name the attacker
 // controls (a DNS-rebinding name resolves to 127.0.0.1 but keeps its own
@@ -12,26 +18,12 @@ const (
 	foreignHost   = "evil.example"
 )
 
-// unjudgeable is the outcome for an answer no check can judge: none at
-// all, a 401 to the run's valid token, or load shedding. Checks that test
-// a refusal call it first, so a target that refused for another reason is
-// never counted as having refused for the right one.
-func (t *checkRun) unjudgeable(r *reply) *outcome {
-	var o outcome
-	switch {
-	case r.resp == nil:
-		o = t.broken("%s: %s", r.step, r.describe())
-	case r.status() == 401 && t.p.auth:
-		o = t.broken("answered 401 to a request with the run's valid token: the check cannot see its own refusal behind the token's")
-	case r.status() == 429 || r.status() == 503:
-		o = t.broken("answered %d: the target is shedding load, so the answer says nothing about this check", r.status())
-	default:
-		return nil
-	}
-	return &o
-}
-
 // HO-01: a foreign Host is refused before anything is created.
+var ho01 = Check{ID: "HO-01", Level: Hardening, Source: "MCP Security Best Practices §Local MCP server compromise", Rule: rule.HostNotOurs,
+	Line:     "Foreign Host refused",
+	Help:     "Sends initialize with Host: evil.example, as a page on a DNS-rebinding name would. Passes on a 4xx without Mcp-Session-Id. A 2xx, or a refusal that still issued a session, is not met; no answer at all is an error, not a refusal.",
+	Sessions: 1, run: runHO01}
+
 func runHO01(t *checkRun) outcome {
 	req, _ := t.initialize(set("Host", foreignHost))
 	r := t.send("initialize with Host: "+foreignHost, req.Bytes(), toResponse, 0)
@@ -46,16 +38,26 @@ func runHO01(t *checkRun) outcome {
 	case is4xx(r.status()):
 		return t.pass("answered %d", r.status())
 	}
-	return t.broken("%s: neither served nor refused", r.describe())
+	return t.errored("%s: neither served nor refused", r.describe())
 }
 
 // HO-02: a foreign Origin on POST gets 403.
+var ho02 = Check{ID: "HO-02", Level: Must, Source: "MCP Transports §Security warning", Rule: rule.OriginRefused,
+	Line:     "Foreign Origin refused",
+	Help:     "Sends initialize with Origin: http://evil.example and the run's token. Passes on 403 only: the spec names the status. A 401 to the valid token is an error, since the Origin check may sit behind it.",
+	Sessions: 1, run: runHO02}
+
 func runHO02(t *checkRun) outcome {
 	return t.originRefused(foreignOrigin)
 }
 
 // HO-04: Origin: null (a sandboxed frame, a file: page, a redirect chain)
 // is an origin no server can allow.
+var ho04 = Check{ID: "HO-04", Level: Must, Source: "MCP Transports §Security warning", Rule: rule.OriginRefused,
+	Line:     "Origin: null refused",
+	Help:     "Sends initialize with Origin: null, the origin of sandboxed frames, file: pages and some redirects, which no allowlist can mean. Passes on 403 only.",
+	Sessions: 1, run: runHO04}
+
 func runHO04(t *checkRun) outcome {
 	return t.originRefused("null")
 }
@@ -77,6 +79,11 @@ func (t *checkRun) originRefused(origin string) outcome {
 
 // HO-03: the Origin check covers GET and DELETE too, and a refused DELETE
 // leaves the session alive.
+var ho03 = Check{ID: "HO-03", Level: Must, Source: "MCP Transports (\"all incoming connections\")", Rule: rule.OriginEveryRequest,
+	Line:     "Origin checked on GET and DELETE too",
+	Help:     "On a live session, sends GET and DELETE with Origin: http://evil.example, then pings the session. Passes when each answers 403 and the ping still gets its result. A 405 is accepted as not serving the method at all (noted); any 2xx, or a session the refused DELETE ended, is not met.",
+	Sessions: 1, run: runHO03}
+
 func runHO03(t *checkRun) outcome {
 	s, o := t.openAny()
 	if o != nil {
@@ -102,7 +109,7 @@ func runHO03(t *checkRun) outcome {
 	}
 	alive, id := t.ping("ping: the session still works", s)
 	if alive.resp == nil {
-		return t.broken("ping after the refusals %s", alive.describe())
+		return t.errored("ping after the refusals %s", alive.describe())
 	}
 	if len(faults) > 0 {
 		return t.unmet("with a foreign Origin %s, not 403", joinAnd(faults))
@@ -118,6 +125,11 @@ func runHO03(t *checkRun) outcome {
 
 // HO-05: the target's own origin, as a page it served would send it, is
 // accepted, so the Origin check is not a refusal of everything.
+var ho05 = Check{ID: "HO-05", Level: Should, Source: "interoperability (the official conformance suite)", Rule: rule.OriginNotAllowed,
+	Line:     "The server's own origin accepted",
+	Help:     "Sends initialize with Host and Origin both the URL's own (http://host:port). Passes when initialize gets its result: an Origin check that refuses the server's own origin refuses every browser-based client it serves.",
+	Sessions: 1, run: runHO05}
+
 func runHO05(t *checkRun) outcome {
 	req, id := t.initialize(set("Origin", t.p.target.origin()))
 	r := t.send("initialize with Origin: "+t.p.target.origin(), req.Bytes(), toResponse, 0)
@@ -132,6 +144,11 @@ func runHO05(t *checkRun) outcome {
 
 // HO-06: the CORS "simple request" a page may send without a preflight,
 // text/plain from a foreign origin (CVE-2026-33252), is not served.
+var ho06 = Check{ID: "HO-06", Level: Hardening, Source: "CVE-2026-33252", Rule: rule.ContentTypeJSON,
+	Line:     "No cross-site \"simple\" POST",
+	Help:     "Sends initialize as Content-Type: text/plain with Origin: http://evil.example: the request any web page may send without a CORS preflight. Passes on any answer but a 2xx (403 for the Origin or 415 for the type).",
+	Sessions: 1, run: runHO06}
+
 func runHO06(t *checkRun) outcome {
 	req, _ := t.initialize(set("Origin", foreignOrigin), set("Content-Type", "text/plain"))
 	r := t.send("initialize as text/plain with Origin: "+foreignOrigin, req.Bytes(), toResponse, 0)

@@ -8,7 +8,12 @@ import (
 	"time"
 
 	"rawmcp/wire/client"
+	"rawmcp/wire/rule"
 )
+
+// lfGroup is the LF group: each check is declared right above its run
+// function; a check is in the catalogue when it is in this list.
+var lfGroup = group{Group{"LF", "HTTP framing and limits"}, []*Check{&lf01, &lf02, &lf03, &lf04, &lf05, &lf06, &lf07, &lf08}}
 
 // closeWindow is how long a framing check waits, after the answer, for
 // the server to close the connection or send what it should not.
@@ -30,6 +35,11 @@ const bigBody = 8 << 20
 
 // LF-01: an 8 MiB body is refused by its size (413) or the connection is
 // closed before the body is read.
+var lf01 = Check{ID: "LF-01", Level: Hardening, Source: "resource exhaustion", Rule: rule.FixedLimit,
+	Line:     "Body size limited",
+	Help:     "Sends ping with an 8 MiB body in 64 KiB writes, reading the answer meanwhile, for up to 10 s. Passes on 413, on another 4xx before the body was all written, or on a close before then. A 2xx, a refusal after all 8 MiB were taken, or silence is not met.",
+	Sessions: 1, run: runLF01}
+
 func runLF01(t *checkRun) outcome {
 	s, o := t.openAny()
 	if o != nil {
@@ -66,6 +76,11 @@ func runLF01(t *checkRun) outcome {
 // request through behind the body: the classic CL.TE smuggle. A server
 // framing by TE reads an empty chunked body and then the request behind
 // it; one framing by CL reads it as body.
+var lf02 = Check{ID: "LF-02", Level: Must, Source: "RFC 9112 §6.1", Rule: rule.TEWithCLCloses,
+	Line:     "CL+TE never smuggles",
+	Help:     "Sends a POST with both Content-Length and Transfer-Encoding: chunked, its chunked body empty and followed by GET /rawmcp-probe-behind. Passes on a 4xx and a close (or a close alone); an answer to the GET, or a connection open 2 s later, fails.",
+	Sessions: 0, run: runLF02}
+
 func runLF02(t *checkRun) outcome {
 	chunked := "0\r\n\r\n" + t.behind()
 	req := t.request("POST", nil, nil)
@@ -77,7 +92,7 @@ func runLF02(t *checkRun) outcome {
 		if r.err == client.ErrClosed {
 			return t.pass("closed the connection without answering")
 		}
-		return t.broken("%s", r.describe())
+		return t.errored("%s", r.describe())
 	}
 	closed, extra := t.waitClose(r, closeWindow)
 	switch {
@@ -93,6 +108,11 @@ func runLF02(t *checkRun) outcome {
 
 // LF-03: two different Content-Length values are unrecoverable: 400, then
 // close.
+var lf03 = Check{ID: "LF-03", Level: Must, Source: "RFC 9112 §6.3", Rule: rule.InvalidContentLength,
+	Line:     "Conflicting Content-Length refused",
+	Help:     "Sends a POST with Content-Length: 2 and Content-Length: 3. Passes on 400 followed by a close within 2 s.",
+	Sessions: 0, run: runLF03}
+
 func runLF03(t *checkRun) outcome {
 	req := t.request("POST", nil, nil)
 	req.Header = append(req.Header, [2]string{"Content-Length", "2"}, [2]string{"Content-Length", "3"})
@@ -103,7 +123,7 @@ func runLF03(t *checkRun) outcome {
 		if r.err == client.ErrClosed {
 			return t.unmet("closed without the 400 (RFC 9112 §6.3)")
 		}
-		return t.broken("%s", r.describe())
+		return t.errored("%s", r.describe())
 	}
 	closed, extra := t.waitClose(r, closeWindow)
 	switch {
@@ -126,7 +146,7 @@ func (t *checkRun) refusedHead(r *reply, precise int, mustClose bool, what strin
 		if r.err == client.ErrClosed {
 			return t.pass("closed the connection without answering")
 		}
-		return t.broken("%s", r.describe())
+		return t.errored("%s", r.describe())
 	}
 	closed := true
 	if mustClose {
@@ -147,6 +167,11 @@ func (t *checkRun) refusedHead(r *reply, precise int, mustClose bool, what strin
 }
 
 // LF-04: a folded header line (obs-fold) is refused, not unfolded.
+var lf04 = Check{ID: "LF-04", Level: Hardening, Source: "RFC 9112 §5.2", Rule: rule.ObsFoldRefused,
+	Line:     "obs-fold refused",
+	Help:     "Sends initialize with a header field continued on a line starting with a space. Passes on a 4xx (400 noted otherwise) or a close; a served request is not met.",
+	Sessions: 1, run: runLF04}
+
 func runLF04(t *checkRun) outcome {
 	req, _ := t.initialize(set("X-Probe-Folded", "a\r\n b"))
 	r := t.sendKeep("initialize with a folded header line", req.Bytes(), toResponse, 0)
@@ -155,6 +180,11 @@ func runLF04(t *checkRun) outcome {
 
 // LF-05: line ends of LF alone are refused. RFC 9112 §2.2 lets a server
 // accept them, so a served request is a warn even with -strict.
+var lf05 = Check{ID: "LF-05", Level: Hardening, Source: "RFC 9112 §2.2", Rule: rule.BareLF,
+	Line:     "Bare LF refused",
+	Help:     "Sends initialize with every line ended by LF alone. Passes on a 4xx (400 noted otherwise) or a close. RFC 9112 allows a server to accept bare LF, so a served request is a warn even with -strict.",
+	Sessions: 1, run: runLF05}
+
 func runLF05(t *checkRun) outcome {
 	req, _ := t.initialize()
 	raw := bytes.ReplaceAll(req.Bytes(), []byte("\r\n"), []byte("\n"))
@@ -176,6 +206,11 @@ const (
 
 // LF-06: too many header fields, and too large a header section, get 431
 // (or 400) and a close.
+var lf06 = Check{ID: "LF-06", Level: Hardening, Source: "RFC 6585 §5", Rule: rule.OversizedHead,
+	Line:     "Header flood refused",
+	Help:     "Sends initialize with 200 header fields, then with a 64 KiB header section. Passes when both get a 4xx (431 noted otherwise) and a close within 2 s.",
+	Sessions: 2, run: runLF06}
+
 func runLF06(t *checkRun) outcome {
 	many, _ := t.initialize()
 	for i := range floodFields {
@@ -208,6 +243,11 @@ const (
 
 // LF-07: a head trickled in a byte at a time is cut off: one connection
 // per 300 ms byte would otherwise hold a server's slot forever.
+var lf07 = Check{ID: "LF-07", Level: Hardening, Source: "slowloris", Rule: rule.ReadDeadline,
+	Line:     "A slow head is cut",
+	Help:     "Sends an initialize head one byte every 300 ms. Passes when the server answers (408) or closes within 10 s.",
+	Sessions: 0, run: runLF07}
+
 func runLF07(t *checkRun) outcome {
 	req, _ := t.initialize()
 	r, f := t.feed("initialize, one byte every 300 ms", req.Bytes(), 1, trickleEvery, trickleLimit)
@@ -224,6 +264,11 @@ func runLF07(t *checkRun) outcome {
 // LF-08: a POST refused before its body is read (here by Accept) must not
 // leave the body to be parsed as the next request: the server reads it or
 // closes the connection.
+var lf08 = Check{ID: "LF-08", Level: Must, Source: "RFC 9112 §9.3", Rule: rule.BodyReadOrClosed,
+	Line:     "An error answer closes",
+	Help:     "Sends a POST the server refuses before reading its body (Accept: text/html), whose body is the request GET /rawmcp-probe-behind. Fails when that request is answered: the unread body was parsed as the next request. Passes when the server reads the body or closes the connection; a POST that is not refused is an error.",
+	Sessions: 0, run: runLF08}
+
 func runLF08(t *checkRun) outcome {
 	body := []byte(t.behind())
 	req := edit(t.request("POST", nil, body), set("Accept", "text/html"))
@@ -233,11 +278,11 @@ func runLF08(t *checkRun) outcome {
 		if r.err == client.ErrClosed {
 			return t.pass("closed the connection without answering")
 		}
-		return t.broken("%s", r.describe())
+		return t.errored("%s", r.describe())
 	}
 	if is2xx(r.status()) {
 		r.close()
-		return t.broken("the POST was not refused (%s): the check needs a refusal that leaves the body unread", r.describe())
+		return t.errored("the POST was not refused (%s): the check needs a refusal that leaves the body unread", r.describe())
 	}
 	_, extra := t.waitClose(r, closeWindow)
 	if answersBehind(extra) {

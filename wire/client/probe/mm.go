@@ -2,11 +2,13 @@ package probe
 
 import (
 	"time"
+
+	"rawmcp/wire/rule"
 )
 
-// getWindow bounds the read of a GET stream: long enough for a priming
-// event, short enough for a stream held open with nothing to send.
-const getWindow = 2 * time.Second
+// mmGroup is the MM group: each check is declared right above its run
+// function; a check is in the catalogue when it is in this list.
+var mmGroup = group{Group{"MM", "Methods and media types"}, []*Check{&mm01, &mm02, &mm03, &mm04, &mm05, &mm06}}
 
 // refusedWith judges a request the target should refuse with a 4xx,
 // precise naming the status that says it best (noted, not required).
@@ -27,6 +29,11 @@ func (t *checkRun) refusedWith(r *reply, precise int, what string) outcome {
 
 // MM-01: a POST whose Accept lacks text/event-stream is refused: the
 // client could not read half the answers the endpoint may give.
+var mm01 = Check{ID: "MM-01", Level: Hardening, Source: "MCP Transports §Sending 2 (a client MUST)", Rule: rule.AcceptBothTypes,
+	Line:     "POST needs both media types in Accept",
+	Help:     "Sends initialize with Accept: application/json only. Passes on a 4xx (406 is the precise status and is noted otherwise); a 2xx is not met.",
+	Sessions: 1, run: runMM01}
+
 func runMM01(t *checkRun) outcome {
 	req, _ := t.initialize(set("Accept", "application/json"))
 	r := t.send("initialize with Accept: application/json", req.Bytes(), toResponse, 0)
@@ -34,6 +41,11 @@ func runMM01(t *checkRun) outcome {
 }
 
 // MM-02: a POST body not declared JSON is refused.
+var mm02 = Check{ID: "MM-02", Level: Hardening, Source: "RFC 9110 §15.5.16", Rule: rule.ContentTypeJSON,
+	Line:     "POST body must be declared JSON",
+	Help:     "Sends initialize with Content-Type: text/plain. Passes on a 4xx (415 noted otherwise); a 2xx is not met.",
+	Sessions: 1, run: runMM02}
+
 func runMM02(t *checkRun) outcome {
 	req, _ := t.initialize(set("Content-Type", "text/plain"))
 	r := t.send("initialize with Content-Type: text/plain", req.Bytes(), toResponse, 0)
@@ -42,6 +54,11 @@ func runMM02(t *checkRun) outcome {
 
 // MM-03: a GET that does not accept text/event-stream is refused (or GET
 // is not served at all).
+var mm03 = Check{ID: "MM-03", Level: Hardening, Source: "MCP Transports §Listening 2", Rule: rule.AcceptBothTypes,
+	Line:     "GET needs text/event-stream in Accept",
+	Help:     "On a live session, sends GET with Accept: application/json. Passes on a 4xx or 405; a 2xx is not met.",
+	Sessions: 1, run: runMM03}
+
 func runMM03(t *checkRun) outcome {
 	s, o := t.openAny()
 	if o != nil {
@@ -55,6 +72,11 @@ func runMM03(t *checkRun) outcome {
 }
 
 // MM-04: GET on a live session answers an event stream or 405.
+var mm04 = Check{ID: "MM-04", Level: Must, Source: "MCP Transports §Listening 3", Rule: rule.GetStream,
+	Line:     "GET answers SSE or 405",
+	Help:     "On a live session, sends GET with Accept: text/event-stream and reads until the first event or 2 s. Passes on 200 text/event-stream (an open stream without events is fine) or 405 with Allow; a 405 without Allow, or anything else, is not met.",
+	Sessions: 1, run: runMM04}
+
 func runMM04(t *checkRun) outcome {
 	s, o := t.openAny()
 	if o != nil {
@@ -78,6 +100,11 @@ func runMM04(t *checkRun) outcome {
 }
 
 // MM-05: a method the endpoint does not serve gets 405 with Allow.
+var mm05 = Check{ID: "MM-05", Level: Must, Source: "RFC 9110 §15.5.6", Rule: rule.AllowOn405,
+	Line:     "Other methods: 405 with Allow",
+	Help:     "Sends PUT to the endpoint with the token and a JSON body. Passes on 405 with Allow. A 405 without Allow fails (RFC 9110 MUST); another 4xx or 501 is a warn; a 2xx fails.",
+	Sessions: 0, run: runMM05}
+
 func runMM05(t *checkRun) outcome {
 	r := t.send("PUT", t.request("PUT", nil, []byte("{}")).Bytes(), toHead, 0)
 	if o := t.unjudgeable(r); o != nil {
@@ -95,6 +122,11 @@ func runMM05(t *checkRun) outcome {
 }
 
 // MM-06: notifications/initialized, a notification, gets 202 and no body.
+var mm06 = Check{ID: "MM-06", Level: Must, Source: "MCP Transports §Sending 4", Rule: rule.NotificationAccepted,
+	Line:     "A notification gets 202",
+	Help:     "After initialize, sends notifications/initialized. Passes on 202 with an empty body.",
+	Sessions: 1, run: runMM06}
+
 func runMM06(t *checkRun) outcome {
 	s, o := t.open(t.p.authorization(), true)
 	if o != nil {

@@ -7,9 +7,19 @@ import (
 	"strings"
 
 	"rawmcp/wire/client"
+	"rawmcp/wire/rule"
 )
 
+// auGroup is the AU group: each check is declared right above its run
+// function; a check is in the catalogue when it is in this list.
+var auGroup = group{Group{"AU", "Authorization (resource server)"}, []*Check{&au01, &au02, &au03, &au04, &au05, &au06, &au07, &au08, &au09, &au10, &au11}}
+
 // AU-01: a request without a token gets 401 and a Bearer challenge.
+var au01 = Check{ID: "AU-01", Level: Must, Source: "MCP Authorization §Error handling; RFC 9110 §11.6.1", Rule: rule.ChallengeOn401,
+	Line:     "A missing token gets a challenge",
+	Help:     "Sends initialize without Authorization. Passes on 401 with a WWW-Authenticate Bearer challenge. On a target that serves requests without a token: fails if -token was given (something was meant to be protected), skips otherwise.",
+	Sessions: 1, run: runAU01}
+
 func runAU01(t *checkRun) outcome {
 	if !t.p.auth {
 		if t.p.opts.Token != "" {
@@ -21,7 +31,7 @@ func runAU01(t *checkRun) outcome {
 	r := t.send("initialize without a token", req.Bytes(), toResponse, 0)
 	switch {
 	case r.resp == nil:
-		return t.broken("%s", r.describe())
+		return t.errored("%s", r.describe())
 	case r.status() != 401:
 		return t.unmet("%s without a token, not 401", r.describe())
 	case r.header("WWW-Authenticate") == "":
@@ -47,7 +57,7 @@ func (t *checkRun) metadata() (doc *reply, where string, tried []string, broke *
 	req, _ := t.initialize(drop("Authorization"))
 	r := t.send("initialize without a token, for the challenge", req.Bytes(), toResponse, 0)
 	if r.resp == nil {
-		o := t.broken("initialize without a token %s", r.describe())
+		o := t.errored("initialize without a token %s", r.describe())
 		return nil, "", nil, &o
 	}
 	var paths []string
@@ -70,7 +80,7 @@ func (t *checkRun) metadata() (doc *reply, where string, tried []string, broke *
 		m := t.send("GET the metadata, no token", get.Bytes(), toEnd, 0)
 		switch {
 		case m.resp == nil:
-			o := t.broken("GET %s %s", path, m.describe())
+			o := t.errored("GET %s %s", path, m.describe())
 			return nil, "", nil, &o
 		case m.status() == 200:
 			if where == "" || i > 0 {
@@ -84,6 +94,11 @@ func (t *checkRun) metadata() (doc *reply, where string, tried []string, broke *
 }
 
 // AU-02: the metadata is discoverable and names this endpoint.
+var au02 = Check{ID: "AU-02", Level: Must, Source: "MCP Authorization §PRM discovery; RFC 9728 §3, §3.3", Rule: rule.MetadataResource,
+	Line:     "Metadata is discoverable",
+	Help:     "Fetches Protected Resource Metadata without a token: the challenge's resource_metadata (on the target's origin), then the well-known paths with and without the endpoint's path. Passes on 200 JSON whose resource is the -url and whose authorization_servers is non-empty.",
+	Sessions: 1, run: runAU02}
+
 func runAU02(t *checkRun) outcome {
 	if o, skip := t.skipWithoutAuth(); skip {
 		return o
@@ -114,6 +129,11 @@ func runAU02(t *checkRun) outcome {
 }
 
 // AU-03: a token the server never issued gets 401 invalid_token.
+var au03 = Check{ID: "AU-03", Level: Must, Source: "MCP Authorization; RFC 6750 §3.1 (error: SHOULD)", Rule: rule.InvalidToken,
+	Line:     "A garbage token refused",
+	Help:     "Sends initialize with Bearer not-a-token. Passes on 401 with error=\"invalid_token\"; 401 without it is a warn (SHOULD); anything else fails.",
+	Sessions: 1, run: runAU03}
+
 func runAU03(t *checkRun) outcome {
 	if o, skip := t.skipWithoutAuth(); skip {
 		return o
@@ -121,7 +141,7 @@ func runAU03(t *checkRun) outcome {
 	req, _ := t.initialize(set("Authorization", "Bearer not-a-token"))
 	r := t.send("initialize with Bearer not-a-token", req.Bytes(), toResponse, 0)
 	if r.resp == nil {
-		return t.broken("%s", r.describe())
+		return t.errored("%s", r.describe())
 	}
 	if r.status() != 401 {
 		return t.unmet("%s for a garbage token, not 401", r.describe())
@@ -134,6 +154,11 @@ func runAU03(t *checkRun) outcome {
 
 // AU-04: a request without a bearer credential gets the bare challenge:
 // no error code, because there is no token to be wrong (RFC 6750 §3.1).
+var au04 = Check{ID: "AU-04", Level: Should, Source: "RFC 6750 §3.1 (SHOULD NOT)", Rule: rule.NoCredentials,
+	Line:     "No error code without credentials",
+	Help:     "Sends initialize without Authorization, and with Authorization: Basic (probe:probe). Passes when both answer 401 whose challenge has no error parameter: without a bearer token there is nothing to be invalid. A 2xx to the Basic credentials fails.",
+	Sessions: 2, run: runAU04}
+
 func runAU04(t *checkRun) outcome {
 	if o, skip := t.skipWithoutAuth(); skip {
 		return o
@@ -149,7 +174,7 @@ func runAU04(t *checkRun) outcome {
 	} {
 		switch c, _ := x.r.bearer(); {
 		case x.r.resp == nil:
-			return t.broken("with %s: %s", x.what, x.r.describe())
+			return t.errored("with %s: %s", x.what, x.r.describe())
 		case is2xx(x.r.status()):
 			return t.unmetAt(Must, "with %s: %s", x.what, x.r.describe())
 		case x.r.status() != 401:
@@ -164,6 +189,11 @@ func runAU04(t *checkRun) outcome {
 // AU-05: a token in the query is never accepted. The query carries a
 // decoy shaped like a token, never a real one: a query lands in access
 // logs, the very leak RFC 6750 §2.3 forbids.
+var au05 = Check{ID: "AU-05", Level: Must, Source: "MCP Authorization §Access token usage; RFC 6750 §2.3", Rule: rule.NoTokenInQuery, Needs: NeedToken,
+	Line:     "A token in the query is not accepted",
+	Help:     "Sends initialize with ?access_token=DECOY (a random token-shaped value, never the real one) and no Authorization. Passes on a 4xx that does not echo the decoy.",
+	Sessions: 1, run: runAU05}
+
 func runAU05(t *checkRun) outcome {
 	if o, skip := t.skipWithoutAuth(); skip {
 		return o
@@ -174,7 +204,7 @@ func runAU05(t *checkRun) outcome {
 	r := t.send("initialize with ?access_token=<decoy> and no header", req.Bytes(), toResponse, 0)
 	switch {
 	case r.resp == nil:
-		return t.broken("%s", r.describe())
+		return t.errored("%s", r.describe())
 	case is2xx(r.status()):
 		return t.unmet("%s with a token in the query and none in the header", r.describe())
 	case bytes.Contains(r.raw, []byte(decoy)):
@@ -187,6 +217,11 @@ func runAU05(t *checkRun) outcome {
 
 // AU-06: the scheme is case-insensitive, and the credential is one
 // b64token: "bearer T" is accepted, "Bearer a b" refused.
+var au06 = Check{ID: "AU-06", Level: Must, Source: "RFC 9110 §11.1; RFC 6750 §2.1", Rule: rule.BearerSyntax, Needs: NeedToken,
+	Line:     "Authorization header syntax",
+	Help:     "Sends initialize with \"bearer T\" (the scheme is case-insensitive), then with \"Bearer a b\" (a credential is one b64token). Passes when the first gets its result and the second a 4xx.",
+	Sessions: 2, run: runAU06}
+
 func runAU06(t *checkRun) outcome {
 	if o, skip := t.skipWithoutAuth(); skip {
 		return o
@@ -194,7 +229,7 @@ func runAU06(t *checkRun) outcome {
 	lower, id := t.initialize(set("Authorization", "bearer "+t.p.opts.Token))
 	r := t.send("initialize with the scheme in lower case", lower.Bytes(), toResponse, 0)
 	if r.resp == nil {
-		return t.broken("bearer (lower case): %s", r.describe())
+		return t.errored("bearer (lower case): %s", r.describe())
 	}
 	if !r.isResult(id) {
 		return t.unmet("bearer (lower case) %s: the scheme is case-insensitive (RFC 9110 §11.1)", r.describe())
@@ -203,7 +238,7 @@ func runAU06(t *checkRun) outcome {
 	w := t.send("initialize with Bearer a b", words.Bytes(), toResponse, 0)
 	switch {
 	case w.resp == nil:
-		return t.broken("Bearer a b: %s", w.describe())
+		return t.errored("Bearer a b: %s", w.describe())
 	case !is4xx(w.status()):
 		return t.unmet("Bearer a b %s: a credential is one b64token (RFC 6750 §2.1)", w.describe())
 	}
@@ -220,7 +255,7 @@ func (t *checkRun) tokenRefused(kind string) (outcome, bool) {
 	r := t.send("initialize with the "+kind+" token", req.Bytes(), toResponse, 0)
 	switch {
 	case r.resp == nil:
-		return t.broken("the %s token: %s", kind, r.describe()), false
+		return t.errored("the %s token: %s", kind, r.describe()), false
 	case r.status() == 401:
 		return t.pass("the %s token: 401", kind), true
 	case is2xx(r.status()):
@@ -230,6 +265,11 @@ func (t *checkRun) tokenRefused(kind string) (outcome, bool) {
 }
 
 // AU-07: a token for another resource (audience) is refused.
+var au07 = Check{ID: "AU-07", Level: Must, Source: "MCP Authorization §Token handling; RFC 8707", Rule: rule.AudienceBound, Needs: NeedNamed,
+	Line:     "Tokens for another resource refused",
+	Help:     "Sends initialize with the -tokens file's wrong_audience token. Passes on 401.",
+	Sessions: 1, run: runAU07}
+
 func runAU07(t *checkRun) outcome {
 	if o, skip := t.skipWithoutAuth(); skip {
 		return o
@@ -241,6 +281,11 @@ func runAU07(t *checkRun) outcome {
 // AU-08: an expired token and one from a foreign issuer are refused. With
 // one of the two missing the check says so and never passes on half the
 // evidence.
+var au08 = Check{ID: "AU-08", Level: Must, Source: "MCP Authorization §Token handling", Rule: rule.InvalidToken, Needs: NeedNamed,
+	Line:     "Expired or foreign-issuer tokens refused",
+	Help:     "Sends initialize with the expired token, then the wrong_issuer token. Passes when both answer 401. With only one of the two in -tokens it fails if that one is accepted and skips otherwise: half the evidence is never a pass.",
+	Sessions: 2, run: runAU08}
+
 func runAU08(t *checkRun) outcome {
 	if o, skip := t.skipWithoutAuth(); skip {
 		return o
@@ -268,6 +313,11 @@ func runAU08(t *checkRun) outcome {
 // insufficient_scope naming the scope and the metadata. The low_scope
 // token opens a session (or is refused at initialize), then tries each
 // list method the server declares until one is refused.
+var au09 = Check{ID: "AU-09", Level: Should, Source: "MCP Authorization §Scope challenge", Rule: rule.InsufficientScope, Needs: NeedNamed,
+	Line:     "Insufficient scope gets a step-up challenge",
+	Help:     "With the low_scope token, initializes and sends each declared list method until one gets 403. Passes when that 403 carries a Bearer challenge with error=\"insufficient_scope\", scope and resource_metadata; every method served is a warn.",
+	Sessions: 1, run: runAU09}
+
 func runAU09(t *checkRun) outcome {
 	if o, skip := t.skipWithoutAuth(); skip {
 		return o
@@ -283,9 +333,9 @@ func runAU09(t *checkRun) outcome {
 	case r.status() == 403:
 		return t.stepUp(r, "initialize")
 	case r.status() == 401:
-		return t.broken("the low_scope token was refused outright (401): it must be valid, with fewer scopes")
+		return t.errored("the low_scope token was refused outright (401): it must be valid, with fewer scopes")
 	case !r.isResult(id):
-		return t.broken("initialize with the low_scope token %s", r.describe())
+		return t.errored("initialize with the low_scope token %s", r.describe())
 	}
 	s := t.issued(r, auth)
 	t.initialized(s)
@@ -296,7 +346,7 @@ func runAU09(t *checkRun) outcome {
 		case r.status() == 403:
 			return t.stepUp(r, method)
 		case !r.isResult(id):
-			return t.broken("%s with the low_scope token %s", method, r.describe())
+			return t.errored("%s with the low_scope token %s", method, r.describe())
 		}
 	}
 	tried := joinAnd(append([]string{"initialize"}, t.p.listMethods...))
@@ -323,6 +373,11 @@ func (t *checkRun) stepUp(r *reply, method string) outcome {
 
 // AU-10: GET and DELETE are authenticated too, and a tokenless DELETE
 // ends nothing.
+var au10 = Check{ID: "AU-10", Level: Must, Source: "MCP Authorization (\"every HTTP request\")", Rule: rule.EveryRequestAuthenticated, Needs: NeedToken,
+	Line:     "Every method is authenticated",
+	Help:     "On a live session, sends GET and DELETE without Authorization, then pings with the token. Passes when both answer 401 (a 405 is accepted as not serving the method) and the session survives the tokenless DELETE.",
+	Sessions: 1, run: runAU10}
+
 func runAU10(t *checkRun) outcome {
 	if o, skip := t.skipWithoutAuth(); skip {
 		return o
@@ -340,7 +395,7 @@ func runAU10(t *checkRun) outcome {
 	}{{"GET", get}, {"DELETE", del}} {
 		switch st := x.r.status(); {
 		case x.r.resp == nil:
-			return t.broken("%s without a token: %s", x.method, x.r.describe())
+			return t.errored("%s without a token: %s", x.method, x.r.describe())
 		case st == 401:
 		case st == 405:
 			notes = append(notes, x.method+" answered 405 (not served at all)")
@@ -351,7 +406,7 @@ func runAU10(t *checkRun) outcome {
 	alive, id := t.ping("ping with the token: the session survives", s)
 	switch {
 	case alive.resp == nil:
-		return t.broken("ping with the token %s", alive.describe())
+		return t.errored("ping with the token %s", alive.describe())
 	case len(faults) > 0:
 		return t.unmet("without a token, %s, not 401", joinAnd(faults))
 	case !alive.isResult(id):
@@ -363,6 +418,11 @@ func runAU10(t *checkRun) outcome {
 }
 
 // AU-11: the metadata needs no token.
+var au11 = Check{ID: "AU-11", Level: Must, Source: "RFC 9728 §3", Rule: rule.MetadataServed,
+	Line:     "The metadata endpoint needs no token",
+	Help:     "Fetches the metadata as AU-02 does, without a token. Passes when one of the places answers 200.",
+	Sessions: 1, run: runAU11}
+
 func runAU11(t *checkRun) outcome {
 	if o, skip := t.skipWithoutAuth(); skip {
 		return o

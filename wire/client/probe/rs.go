@@ -5,7 +5,12 @@ import (
 	"time"
 
 	"rawmcp/sseframe"
+	"rawmcp/wire/rule"
 )
+
+// rsGroup is the RS group: each check is declared right above its run
+// function; a check is in the catalogue when it is in this list.
+var rsGroup = group{Group{"RS", "Streams"}, []*Check{&rs01, &rs02, &rs03}}
 
 // streamEnd bounds how long a POST stream may stay open after its
 // response event (RS-01): the response is all the stream is for.
@@ -18,6 +23,11 @@ func (t *checkRun) sseCandidates() []string {
 }
 
 // RS-01: a POST's SSE stream ends once it has carried the response.
+var rs01 = Check{ID: "RS-01", Level: Should, Source: "MCP Transports §Sending 6", Rule: rule.PostStreamEnds,
+	Line:     "A POST SSE stream ends after its response",
+	Help:     "Sends the server's list methods, then ping, until one is answered as text/event-stream, then reads on. Passes when the stream ends within 2 s of the event holding the response. Skips when every answer is application/json.",
+	Sessions: 1, run: runRS01}
+
 func runRS01(t *checkRun) outcome {
 	s, o := t.openAny()
 	if o != nil {
@@ -36,7 +46,7 @@ func runRS01(t *checkRun) outcome {
 		}
 		if _, ok := r.response(id); !ok {
 			r.close()
-			return t.broken("%s answered an event stream without its response within %s", method, t.p.timeout())
+			return t.errored("%s answered an event stream without its response within %s", method, t.p.timeout())
 		}
 		if r.ended {
 			r.close()
@@ -55,6 +65,11 @@ func runRS01(t *checkRun) outcome {
 // RS-02: an event id of one session's stream, sent as Last-Event-ID on
 // another session's GET, replays nothing of the first: neither an event
 // with that session's id and data, nor a response to its requests.
+var rs02 = Check{ID: "RS-02", Level: Must, Source: "MCP Transports §Resumability", Rule: rule.NoForeignReplay,
+	Line:     "No replay across sessions",
+	Help:     "On session A, sends the list methods and ping and a GET, collecting event ids; on session B, sends GET with Last-Event-ID set to A's first event id. Passes on a 4xx, or a stream with no event that carries one of A's ids with A's data and no response to one of A's requests. Skips when A's streams carry no event id.",
+	Sessions: 2, run: runRS02}
+
 func runRS02(t *checkRun) outcome {
 	a, o := t.openSession()
 	if o != nil {
@@ -102,7 +117,7 @@ func runRS02(t *checkRun) outcome {
 	case is4xx(r.status()):
 		return t.pass("refused session A's event id on session B: %d", r.status())
 	case !is2xx(r.status()) || !r.isSSE():
-		return t.broken("%s to a GET on session B", r.describe())
+		return t.errored("%s to a GET on session B", r.describe())
 	}
 	replayed := 0
 	for _, ev := range r.events() {
@@ -124,6 +139,11 @@ func runRS02(t *checkRun) outcome {
 // RS-03: a Last-Event-ID that names no event is refused or ignored; a
 // stream that answers it carries no JSON-RPC response (a GET stream
 // carries responses only when it resumes a request's stream).
+var rs03 = Check{ID: "RS-03", Level: Hardening, Source: "MCP Transports §Resumability", Rule: rule.CursorUnknown,
+	Line:     "A malformed cursor is refused or ignored",
+	Help:     "On a live session, sends GET with Last-Event-ID: x and reads for 2 s. Passes on a 4xx, or on a stream that carries no JSON-RPC response (a GET stream carries responses only when it resumes a request's stream).",
+	Sessions: 1, run: runRS03}
+
 func runRS03(t *checkRun) outcome {
 	s, o := t.openAny()
 	if o != nil {

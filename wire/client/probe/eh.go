@@ -8,13 +8,23 @@ import (
 	"strings"
 
 	"rawmcp/wire/client"
+	"rawmcp/wire/rule"
 )
+
+// ehGroup is the EH group: each check is declared right above its run
+// function; a check is in the catalogue when it is in this list.
+var ehGroup = group{Group{"EH", "Error hygiene"}, []*Check{&eh01, &eh02}}
 
 // EH-01: nothing the client sent comes back. EH-01 sends a marker in
 // each place a server is known to echo from (Host, Origin, the version
 // and session headers, the token, the query, a header name, the JSON
 // body), then scans every response of the run, its own and every other
 // check's, for a marker or any of the run's real tokens.
+var eh01 = Check{ID: "EH-01", Level: Hardening, Source: "MCP Security Best Practices §Observability", Rule: rule.NoSecretsInOutput,
+	Line:     "Nothing echoed",
+	Help:     "Runs after every other check. Sends random markers in Host, Origin, MCP-Protocol-Version, Mcp-Session-Id, the token, the query, a header name and the JSON body (an unknown method's name), then scans every response of the run for a marker or a real token. Passes when none comes back.",
+	Sessions: 2, phase: phaseEchoScan, run: runEH01}
+
 func runEH01(t *checkRun) outcome {
 	s, o := t.openAny()
 	if o != nil {
@@ -51,7 +61,7 @@ func runEH01(t *checkRun) outcome {
 		}
 	}
 	if answered == 0 {
-		return t.broken("none of the marker requests was answered: nothing to scan")
+		return t.errored("none of the marker requests was answered: nothing to scan")
 	}
 
 	places := map[string]string{m.host: "the Host marker", m.origin: "the Origin marker", m.version: "the version marker",
@@ -126,6 +136,11 @@ func (t *checkRun) responsesScanned() int {
 // HTML: its body is JSON, or it says nosniff. EH-02 makes three error
 // answers of its own (a method not served, broken JSON, a path that does
 // not exist) and judges every 4xx and 5xx of the run.
+var eh02 = Check{ID: "EH-02", Level: Hardening, Source: "browser content sniffing", Rule: "",
+	Line:     "Error bodies are not sniffable",
+	Help:     "Runs after every other check. Makes three error answers of its own (PUT, broken JSON, a path that does not exist) and judges every 4xx and 5xx with a body the run saw: passes when each is application/json (or +json) or carries X-Content-Type-Options: nosniff, and none is HTML.",
+	Sessions: 0, phase: phaseScan, run: runEH02}
+
 func runEH02(t *checkRun) outcome {
 	t.send("PUT", t.request("PUT", nil, []byte("{}")).Bytes(), toHead, 0)
 	t.send("broken JSON", t.request("POST", nil, []byte(`{"jsonrpc":`)).Bytes(), toResponse, 0)

@@ -4,19 +4,25 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"rawmcp/wire/rule"
 )
+
+// jrGroup is the JR group: each check is declared right above its run
+// function; a check is in the catalogue when it is in this list.
+var jrGroup = group{Group{"JR", "JSON-RPC"}, []*Check{&jr01, &jr02, &jr03, &jr04, &jr05, &jr06, &jr07, &jr08}}
 
 // unknownMethod is a method no server implements: every server must
 // answer it with a JSON-RPC error, -32601 (T-66).
 const unknownMethod = "rawmcp-probe/no-such-method"
 
-// postOn sends body on s and returns the reply.
-func (t *checkRun) postOn(step string, s *session, body []byte, edits ...fieldEdit) *reply {
-	return t.send(step, edit(t.request("POST", s, body), edits...).Bytes(), toResponse, 0)
-}
-
 // JR-01: a batch is refused, whether or not the version header is there
 // (a server may check the version before the body, or after).
+var jr01 = Check{ID: "JR-01", Level: Must, Source: "MCP Transports §Sending 3 (one message per POST)", Rule: rule.OneMessagePerPost,
+	Line:     "Batches refused",
+	Help:     "Sends the batch [ping, ping] on a live session, with and without MCP-Protocol-Version (a server may check either first). Passes when both answer 400.",
+	Sessions: 1, run: runJR01}
+
 func runJR01(t *checkRun) outcome {
 	s, o := t.openAny()
 	if o != nil {
@@ -39,6 +45,11 @@ func runJR01(t *checkRun) outcome {
 }
 
 // JR-02: a request id is never null.
+var jr02 = Check{ID: "JR-02", Level: Must, Source: "MCP Basic §Requests", Rule: rule.RequestIDNotNull,
+	Line:     "Null id refused",
+	Help:     "Sends ping with \"id\": null. Passes on 400 or a JSON-RPC error; a result, or a 202 as if it were a notification, fails.",
+	Sessions: 1, run: runJR02}
+
 func runJR02(t *checkRun) outcome {
 	s, o := t.openAny()
 	if o != nil {
@@ -63,6 +74,11 @@ const jr03Requests = 16
 // JR-03: requests reusing one id, sent at once, each get their own
 // answer: a server that routes answers by id alone hands one request's
 // answer to another.
+var jr03 = Check{ID: "JR-03", Level: Must, Source: "MCP Basic (each response to its request)", Rule: rule.ResponseEchoesID,
+	Line:     "Reused ids never cross",
+	Help:     "Sends 16 requests at once on one session, each on its own connection and all with id 1, alternating ping and an unknown method. Fails when a ping gets -32601 or the unknown method gets a result (another request's answer), or an answer names another id. Refusals of the reused id are accepted: they cross nothing.",
+	Sessions: 1, run: runJR03}
+
 func runJR03(t *checkRun) outcome {
 	s, o := t.openAny()
 	if o != nil {
@@ -80,7 +96,7 @@ func runJR03(t *checkRun) outcome {
 	crossed, refused := 0, 0
 	for i, r := range replies {
 		if r.resp == nil {
-			return t.broken("request %d %s", i+1, r.describe())
+			return t.errored("request %d %s", i+1, r.describe())
 		}
 		msgs := r.messages()
 		if len(msgs) == 0 || !is2xx(r.status()) {
@@ -113,6 +129,11 @@ func runJR03(t *checkRun) outcome {
 
 // JR-04: a member called "Method" is not "method" (GHSA-wvj2-96wp-fq3f:
 // a case-insensitive decoder ran requests a filter had not seen).
+var jr04 = Check{ID: "JR-04", Level: Hardening, Source: "GHSA-wvj2-96wp-fq3f", Rule: rule.OneJSONRPCMessage,
+	Line:     "Member names match exactly",
+	Help:     "Sends {\"jsonrpc\":\"2.0\",\"id\":N,\"Method\":\"ping\"}. Passes on anything but a result for N: a decoder that folds case ran requests a filter had not seen.",
+	Sessions: 1, run: runJR04}
+
 func runJR04(t *checkRun) outcome {
 	s, o := t.openAny()
 	if o != nil {
@@ -130,6 +151,11 @@ func runJR04(t *checkRun) outcome {
 }
 
 // JR-05: two method members are refused, not settled by "last wins".
+var jr05 = Check{ID: "JR-05", Level: Hardening, Source: "RFC 8259 §4", Rule: rule.StrictJSON,
+	Line:     "Duplicate keys refused",
+	Help:     "Sends a request with two method members, an unknown method first and ping last. Passes on 400; a result (last wins) or a JSON-RPC error (first wins) is not met: a filter and a handler may read different members.",
+	Sessions: 1, run: runJR05}
+
 func runJR05(t *checkRun) outcome {
 	s, o := t.openAny()
 	if o != nil {
@@ -152,6 +178,11 @@ func runJR05(t *checkRun) outcome {
 
 // JR-06: a JSON-RPC response the server never asked for is accepted as a
 // notification is (202, no body) or refused, and never answered.
+var jr06 = Check{ID: "JR-06", Level: Must, Source: "MCP Transports §Sending 4", Rule: rule.NotificationAccepted,
+	Line:     "An unsolicited response refused or accepted cleanly",
+	Help:     "POSTs {\"jsonrpc\":\"2.0\",\"id\":99,\"result\":{}}, a response to nothing the server asked. Passes on 202 with an empty body or a 4xx; a 2xx with a body fails.",
+	Sessions: 1, run: runJR06}
+
 func runJR06(t *checkRun) outcome {
 	s, o := t.openAny()
 	if o != nil {
@@ -176,6 +207,11 @@ const deepNesting = 10000
 
 // JR-07: a document nested 10 000 deep is refused, and the server goes
 // on answering.
+var jr07 = Check{ID: "JR-07", Level: Hardening, Source: "resource exhaustion (recursive decoders)", Rule: rule.StrictJSON,
+	Line:     "Deep nesting refused",
+	Help:     "Sends ping whose params nest arrays 10 000 deep (20 KB), then a plain ping. Passes on a 4xx followed by a served ping: 400 from a depth limit, or 413 from a body limit that refuses the document before any parser sees it (noted). A 2xx, no answer, a 5xx or a server that stops answering is not met.",
+	Sessions: 1, run: runJR07}
+
 func runJR07(t *checkRun) outcome {
 	s, o := t.openAny()
 	if o != nil {
@@ -202,6 +238,11 @@ func runJR07(t *checkRun) outcome {
 }
 
 // JR-08: truncated JSON and invalid UTF-8 cannot be parsed: 400.
+var jr08 = Check{ID: "JR-08", Level: Must, Source: "MCP Transports (UTF-8 JSON-RPC)", Rule: rule.UTF8Body,
+	Line:     "Broken JSON refused",
+	Help:     "Sends truncated JSON, then a ping whose params hold invalid UTF-8. Passes when both answer 400; a missing -32700 error code is noted, not failed.",
+	Sessions: 1, run: runJR08}
+
 func runJR08(t *checkRun) outcome {
 	s, o := t.openAny()
 	if o != nil {

@@ -1,0 +1,69 @@
+package probe
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// maxHelp bounds a check's help: what is sent and what evidence passes,
+// in a sentence or two; how the code decides is the run function's.
+const maxHelp = 320
+
+// TestEveryCheckListed: a Check declared in a group file but left out of
+// its group's list would never run, and one listed in another group's
+// file would be documented under the wrong heading.
+func TestEveryCheckListed(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var declared []string
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			lit, ok := n.(*ast.CompositeLit)
+			if !ok {
+				return true
+			}
+			if typ, ok := lit.Type.(*ast.Ident); !ok || typ.Name != "Check" {
+				return true
+			}
+			for _, e := range lit.Elts {
+				kv, ok := e.(*ast.KeyValueExpr)
+				if key, isIdent := kv.Key.(*ast.Ident); !ok || !isIdent || key.Name != "ID" {
+					continue
+				}
+				id, _ := strconv.Unquote(kv.Value.(*ast.BasicLit).Value)
+				declared = append(declared, id)
+				code, _, _ := strings.Cut(id, "-")
+				if want := strings.ToLower(code) + ".go"; name != want {
+					t.Errorf("%s is declared in %s, want %s", id, name, want)
+				}
+			}
+			return false
+		})
+	}
+	var listed []string
+	for _, c := range catalogue {
+		listed = append(listed, c.ID)
+	}
+	slices.Sort(declared)
+	slices.Sort(listed)
+	if diff := cmp.Diff(declared, listed); diff != "" {
+		t.Errorf("declared checks (-) vs the group lists (+):\n%s", diff)
+	}
+}
