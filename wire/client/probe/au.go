@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"rawmcp/wire/client"
@@ -23,7 +24,7 @@ var au01 = Check{ID: "AU-01", Level: Must, Source: "MCP Authorization §Error ha
 func runAU01(t *checkRun) outcome {
 	if !t.p.auth {
 		if t.p.opts.Token != "" {
-			return t.unmet("served initialize without any token although -token was given: nothing is protected")
+			return t.unmet("served initialize without any token although -token was given: nothing is protected").with("401", "a result without a token")
 		}
 		return t.skip("the target serves requests without a token: no authorization to check")
 	}
@@ -33,12 +34,12 @@ func runAU01(t *checkRun) outcome {
 	case r.resp == nil:
 		return t.errored("%s", r.describe())
 	case r.status() != 401:
-		return t.unmet("%s without a token, not 401", r.describe())
+		return t.unmet("%s without a token, not 401", r.describe()).with("401 with a Bearer challenge", r.actual())
 	case r.header("WWW-Authenticate") == "":
-		return t.unmet("401 without WWW-Authenticate (RFC 9110 §11.6.1)")
+		return t.unmet("401 without WWW-Authenticate (RFC 9110 §11.6.1)").with("401 with a Bearer challenge", "401 without WWW-Authenticate")
 	}
 	if _, ok := r.bearer(); !ok {
-		return t.unmet("401, but WWW-Authenticate has no Bearer challenge")
+		return t.unmet("401, but WWW-Authenticate has no Bearer challenge").with("401 with a Bearer challenge", "401 without a Bearer challenge")
 	}
 	return t.pass("401 with a Bearer challenge")
 }
@@ -108,7 +109,7 @@ func runAU02(t *checkRun) outcome {
 	case broke != nil:
 		return *broke
 	case doc == nil:
-		return t.unmet("no Protected Resource Metadata: %s", joinAnd(tried))
+		return t.unmet("no Protected Resource Metadata: %s", joinAnd(tried)).with("200 metadata at one of the places", joinAnd(tried))
 	}
 	var prm struct {
 		Resource             *string         `json:"resource"`
@@ -117,13 +118,13 @@ func runAU02(t *checkRun) outcome {
 	var servers []string
 	switch {
 	case json.Unmarshal(doc.resp.Body, &prm) != nil:
-		return t.unmet("the metadata %s is not a JSON object", where)
+		return t.unmet("the metadata %s is not a JSON object", where).with("a JSON object", "not a JSON object at "+where)
 	case prm.Resource == nil:
-		return t.unmet("the metadata %s has no resource", where)
+		return t.unmet("the metadata %s has no resource", where).with("a resource member", "no resource at "+where)
 	case *prm.Resource != t.p.target.URL:
-		return t.unmet("the metadata %s names resource %q, not the URL %q (RFC 9728 §3.3)", where, *prm.Resource, t.p.target.URL)
+		return t.unmet("the metadata %s names resource %q, not the URL %q (RFC 9728 §3.3)", where, *prm.Resource, t.p.target.URL).with("resource "+strconv.Quote(t.p.target.URL), "resource "+strconv.Quote(*prm.Resource))
 	case json.Unmarshal(prm.AuthorizationServers, &servers) != nil || len(servers) == 0:
-		return t.unmet("the metadata %s lists no authorization_servers", where)
+		return t.unmet("the metadata %s lists no authorization_servers", where).with("a non-empty authorization_servers", "no authorization_servers at "+where)
 	}
 	return t.pass("found %s: resource is the URL, %s", where, plural(len(servers), "authorization server"))
 }
@@ -144,10 +145,10 @@ func runAU03(t *checkRun) outcome {
 		return t.errored("%s", r.describe())
 	}
 	if r.status() != 401 {
-		return t.unmet("%s for a garbage token, not 401", r.describe())
+		return t.unmet("%s for a garbage token, not 401", r.describe()).with(`401 with error="invalid_token"`, r.actual())
 	}
 	if c, ok := r.bearer(); !ok || c.Params["error"] != "invalid_token" {
-		return t.unmetAt(Should, `401 without error="invalid_token" (RFC 6750 §3.1)`)
+		return t.unmetAt(Should, `401 without error="invalid_token" (RFC 6750 §3.1)`).with(`401 with error="invalid_token"`, "401 without an error code")
 	}
 	return t.pass(`401 with error="invalid_token"`)
 }
@@ -176,11 +177,11 @@ func runAU04(t *checkRun) outcome {
 		case x.r.resp == nil:
 			return t.errored("with %s: %s", x.what, x.r.describe())
 		case is2xx(x.r.status()):
-			return t.unmetAt(Must, "with %s: %s", x.what, x.r.describe())
+			return t.unmetAt(Must, "with %s: %s", x.what, x.r.describe()).with("401 with a bare challenge", x.r.actual()+" with "+x.what)
 		case x.r.status() != 401:
-			return t.unmet("with %s: answered %d, not 401 with a bare challenge", x.what, x.r.status())
+			return t.unmet("with %s: answered %d, not 401 with a bare challenge", x.what, x.r.status()).with("401 with a bare challenge", x.r.actual()+" with "+x.what)
 		case c.Params["error"] != "":
-			return t.unmet(`with %s: 401 with error=%q: a request without a bearer token gets no error code`, x.what, c.Params["error"])
+			return t.unmet(`with %s: 401 with error=%q: a request without a bearer token gets no error code`, x.what, c.Params["error"]).with("401 with a bare challenge", "401 with error="+strconv.Quote(c.Params["error"])+" with "+x.what)
 		}
 	}
 	return t.pass("401 without error= for no token and for Basic")
@@ -206,9 +207,9 @@ func runAU05(t *checkRun) outcome {
 	case r.resp == nil:
 		return t.errored("%s", r.describe())
 	case is2xx(r.status()):
-		return t.unmet("%s with a token in the query and none in the header", r.describe())
+		return t.unmet("%s with a token in the query and none in the header", r.describe()).with("a 4xx", r.actual()+" with the token in the query")
 	case bytes.Contains(r.raw, []byte(decoy)):
-		return t.unmet("answered %d and echoed the query's token", r.status())
+		return t.unmet("answered %d and echoed the query's token", r.status()).with("a 4xx without the decoy", r.actual()+" echoing the decoy")
 	case r.status() == 401 || r.status() == 400:
 		return t.pass("answered %d; the query was not echoed", r.status())
 	}
@@ -232,7 +233,7 @@ func runAU06(t *checkRun) outcome {
 		return t.errored("bearer (lower case): %s", r.describe())
 	}
 	if !r.isResult(id) {
-		return t.unmet("bearer (lower case) %s: the scheme is case-insensitive (RFC 9110 §11.1)", r.describe())
+		return t.unmet("bearer (lower case) %s: the scheme is case-insensitive (RFC 9110 §11.1)", r.describe()).with("a result", r.actual()+" for bearer (lower case)")
 	}
 	words, _ := t.initialize(set("Authorization", "Bearer a b"))
 	w := t.send("initialize with Bearer a b", words.Bytes(), toResponse, 0)
@@ -240,7 +241,7 @@ func runAU06(t *checkRun) outcome {
 	case w.resp == nil:
 		return t.errored("Bearer a b: %s", w.describe())
 	case !is4xx(w.status()):
-		return t.unmet("Bearer a b %s: a credential is one b64token (RFC 6750 §2.1)", w.describe())
+		return t.unmet("Bearer a b %s: a credential is one b64token (RFC 6750 §2.1)", w.describe()).with("a 4xx", w.actual()+" for Bearer a b")
 	}
 	return t.pass("bearer T accepted; Bearer a b answered %d", w.status())
 }
@@ -259,9 +260,9 @@ func (t *checkRun) tokenRefused(kind string) (outcome, bool) {
 	case r.status() == 401:
 		return t.pass("the %s token: 401", kind), true
 	case is2xx(r.status()):
-		return t.unmet("the %s token was accepted: %s", kind, r.describe()), false
+		return t.unmet("the %s token was accepted: %s", kind, r.describe()).with("401", r.actual()+" for the "+kind+" token"), false
 	}
-	return t.unmet("the %s token: answered %d, not 401", kind, r.status()), false
+	return t.unmet("the %s token: answered %d, not 401", kind, r.status()).with("401", r.actual()+" for the "+kind+" token"), false
 }
 
 // AU-07: a token for another resource (audience) is refused.
@@ -350,7 +351,7 @@ func runAU09(t *checkRun) outcome {
 		}
 	}
 	tried := joinAnd(append([]string{"initialize"}, t.p.listMethods...))
-	return t.unmet("the low_scope token was served every method tried (%s): no scope is enforced, or the token is not low", tried)
+	return t.unmet("the low_scope token was served every method tried (%s): no scope is enforced, or the token is not low", tried).with(`403 with error="insufficient_scope"`, "every method served: "+tried)
 }
 
 // stepUp judges a 403 as the scope challenge of Authorization §10.1.1.
@@ -366,7 +367,7 @@ func (t *checkRun) stepUp(r *reply, method string) outcome {
 		}
 	}
 	if len(missing) > 0 {
-		return t.unmet("%s answered 403 without %s", method, joinAnd(missing))
+		return t.unmet("%s answered 403 without %s", method, joinAnd(missing)).with("403 with error, scope and resource_metadata", "403 without "+joinAnd(missing))
 	}
 	return t.pass("%s answered 403 insufficient_scope, scope %q", method, c.Params["scope"])
 }
@@ -408,9 +409,9 @@ func runAU10(t *checkRun) outcome {
 	case alive.resp == nil:
 		return t.errored("ping with the token %s", alive.describe())
 	case len(faults) > 0:
-		return t.unmet("without a token, %s, not 401", joinAnd(faults))
+		return t.unmet("without a token, %s, not 401", joinAnd(faults)).with("401 (or 405) to GET and DELETE", joinAnd(faults))
 	case !alive.isResult(id):
-		return t.unmet("a DELETE without a token ended the session: ping %s", alive.describe())
+		return t.unmet("a DELETE without a token ended the session: ping %s", alive.describe()).with("a result to ping after the tokenless DELETE", alive.actual())
 	case len(notes) > 0:
 		return t.pass("401 where served; %s", joinAnd(notes))
 	}
@@ -432,7 +433,7 @@ func runAU11(t *checkRun) outcome {
 	case broke != nil:
 		return *broke
 	case doc == nil:
-		return t.unmet("no metadata answered 200 without a token: %s", joinAnd(tried))
+		return t.unmet("no metadata answered 200 without a token: %s", joinAnd(tried)).with("200 without a token", joinAnd(tried))
 	}
 	return t.pass("200 without a token %s", where)
 }

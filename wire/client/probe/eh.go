@@ -89,7 +89,7 @@ func runEH01(t *checkRun) outcome {
 	}
 	scan(t.check.ID, t.exchanges)
 	if len(leaks) > 0 {
-		return t.unmet("echoed %s", describeLeaks(leaks))
+		return t.unmet("echoed %s", describeLeaks(leaks)).with("no marker or token in any answer", describeLeaks(leaks))
 	}
 	return t.pass("no marker and no token in %s", plural(t.responsesScanned(), "response"))
 }
@@ -166,7 +166,7 @@ func runEH02(t *checkRun) outcome {
 	judge(t.check.ID, t.exchanges)
 	switch {
 	case len(faults) > 0:
-		return t.unmet("error bodies a browser may sniff: %s", joinAnd(faults))
+		return t.unmet("error bodies a browser may sniff: %s", joinAnd(faults)).with("application/json or nosniff on every error body", joinAnd(faults))
 	case judged == 0:
 		return t.skip("no error answer with a body in the run: nothing to judge")
 	}

@@ -32,9 +32,9 @@ func runHO01(t *checkRun) outcome {
 	}
 	switch {
 	case is2xx(r.status()):
-		return t.unmet("%s for Host: %s: a page on a DNS-rebinding name reaches the server", r.describe(), foreignHost)
+		return t.unmet("%s for Host: %s: a page on a DNS-rebinding name reaches the server", r.describe(), foreignHost).with("a 4xx", r.actual()+" for Host: "+foreignHost)
 	case r.header("Mcp-Session-Id") != "":
-		return t.unmet("answered %d but issued a session id", r.status())
+		return t.unmet("answered %d but issued a session id", r.status()).with("a 4xx without Mcp-Session-Id", r.actual()+" with Mcp-Session-Id")
 	case is4xx(r.status()):
 		return t.pass("answered %d", r.status())
 	}
@@ -72,9 +72,9 @@ func (t *checkRun) originRefused(origin string) outcome {
 	case r.status() == 403:
 		return t.pass("answered 403")
 	case is2xx(r.status()):
-		return t.unmet("%s for Origin: %s: any web page can drive the server", r.describe(), origin)
+		return t.unmet("%s for Origin: %s: any web page can drive the server", r.describe(), origin).with("403", r.actual()+" for Origin: "+origin)
 	}
-	return t.unmet("answered %d: a foreign Origin gets 403 Forbidden (Transports §2.0.1)", r.status())
+	return t.unmet("answered %d: a foreign Origin gets 403 Forbidden (Transports §2.0.1)", r.status()).with("403", r.actual()+" for Origin: "+origin)
 }
 
 // HO-03: the Origin check covers GET and DELETE too, and a refused DELETE
@@ -112,10 +112,10 @@ func runHO03(t *checkRun) outcome {
 		return t.errored("ping after the refusals %s", alive.describe())
 	}
 	if len(faults) > 0 {
-		return t.unmet("with a foreign Origin %s, not 403", joinAnd(faults))
+		return t.unmet("with a foreign Origin %s, not 403", joinAnd(faults)).with("403 (or 405) to GET and DELETE", joinAnd(faults))
 	}
 	if !alive.isResult(id) {
-		return t.unmet("the session did not survive the refused DELETE: ping %s", alive.describe())
+		return t.unmet("the session did not survive the refused DELETE: ping %s", alive.describe()).with("a result to ping after the refused DELETE", alive.actual())
 	}
 	if len(notes) > 0 {
 		return t.pass("403 where served; %s; the session still works", joinAnd(notes))
@@ -139,7 +139,7 @@ func runHO05(t *checkRun) outcome {
 	if r.isResult(id) {
 		return t.pass("%s", r.describe())
 	}
-	return t.unmet("%s for its own origin %s: browser-based clients served from it cannot connect", r.describe(), t.p.target.origin())
+	return t.unmet("%s for its own origin %s: browser-based clients served from it cannot connect", r.describe(), t.p.target.origin()).with("a result for its own origin", r.actual()+" for Origin: "+t.p.target.origin())
 }
 
 // HO-06: the CORS "simple request" a page may send without a preflight,
@@ -156,7 +156,7 @@ func runHO06(t *checkRun) outcome {
 		return *o
 	}
 	if is2xx(r.status()) {
-		return t.unmet("%s: a page on any site can send this without a CORS preflight", r.describe())
+		return t.unmet("%s: a page on any site can send this without a CORS preflight", r.describe()).with("a 4xx", r.actual()+" for text/plain with Origin: "+foreignOrigin)
 	}
 	return t.pass("answered %d", r.status())
 }

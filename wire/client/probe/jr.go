@@ -2,6 +2,7 @@ package probe
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -38,7 +39,7 @@ func runJR01(t *checkRun) outcome {
 			return *o
 		}
 		if r.status() != 400 {
-			return t.unmet("a batch %s, not 400: one JSON-RPC message per POST (Transports §2.1 item 3)", r.describe())
+			return t.unmet("a batch %s, not 400: one JSON-RPC message per POST (Transports §2.1 item 3)", r.describe()).with("400", r.actual()+" to a batch")
 		}
 	}
 	return t.pass("answered 400, with and without the version header")
@@ -65,7 +66,7 @@ func runJR02(t *checkRun) outcome {
 	case r.isRPCError(0):
 		return t.pass("%s", r.describe())
 	}
-	return t.unmet("%s: a null id is no request id (Base §1.1)", r.describe())
+	return t.unmet("%s: a null id is no request id (Base §1.1)", r.describe()).with("400 or a JSON-RPC error", r.actual()+` for "id": null`)
 }
 
 // jr03Requests is how many requests JR-03 sends at once with the same id.
@@ -118,7 +119,7 @@ func runJR03(t *checkRun) outcome {
 	}
 	switch {
 	case crossed > 0:
-		return t.unmet("%d of %d answers belonged to another request with the same id", crossed, jr03Requests)
+		return t.unmet("%d of %d answers belonged to another request with the same id", crossed, jr03Requests).with("every answer its own request's", fmt.Sprintf("%d of %d crossed", crossed, jr03Requests))
 	case refused == jr03Requests:
 		return t.pass("refused all %d (reused ids refused), so none crossed", jr03Requests)
 	case refused > 0:
@@ -145,7 +146,7 @@ func runJR04(t *checkRun) outcome {
 		return *o
 	}
 	if r.isResult(id) {
-		return t.unmet(`ran "Method" as the method: member names must match exactly`)
+		return t.unmet(`ran "Method" as the method: member names must match exactly`).with("no result", `a result for "Method": "ping"`)
 	}
 	return t.pass("not executed: %s", r.describe())
 }
@@ -171,9 +172,9 @@ func runJR05(t *checkRun) outcome {
 	case r.status() == 400:
 		return t.pass("answered 400")
 	case r.isResult(id):
-		return t.unmet("took the last of two method members and ran ping: a filter reading the first sees another request")
+		return t.unmet("took the last of two method members and ran ping: a filter reading the first sees another request").with("400", "a result (the last method member)")
 	}
-	return t.unmet("%s: the duplicate was read, not refused (RFC 8259 §4)", r.describe())
+	return t.unmet("%s: the duplicate was read, not refused (RFC 8259 §4)", r.describe()).with("400", r.actual())
 }
 
 // JR-06: a JSON-RPC response the server never asked for is accepted as a
@@ -198,7 +199,7 @@ func runJR06(t *checkRun) outcome {
 	case is4xx(r.status()):
 		return t.pass("answered %d", r.status())
 	}
-	return t.unmet("%s: a POSTed response gets 202 with no body, or a 4xx (Transports §2.1 item 4)", r.describe())
+	return t.unmet("%s: a POSTed response gets 202 with no body, or a 4xx (Transports §2.1 item 4)", r.describe()).with("202 with an empty body, or a 4xx", r.actual())
 }
 
 // deepNesting is JR-07's depth: far past any sane limit, and past the
@@ -222,15 +223,15 @@ func runJR07(t *checkRun) outcome {
 	after, id := t.ping("ping: the server still answers", s)
 	switch {
 	case r.resp == nil:
-		return t.unmet("%s: the server broke on it", r.describe())
+		return t.unmet("%s: the server broke on it", r.describe()).with("a 4xx", r.actual())
 	case r.status() == 401 && t.p.auth, r.status() == 429, r.status() == 503:
 		return *t.unjudgeable(r)
 	case is2xx(r.status()):
-		return t.unmet("%s: a 10 000-deep document was parsed and served", r.describe())
+		return t.unmet("%s: a 10 000-deep document was parsed and served", r.describe()).with("a 4xx", r.actual())
 	case !is4xx(r.status()):
-		return t.unmet("%s: the server broke on it", r.describe())
+		return t.unmet("%s: the server broke on it", r.describe()).with("a 4xx", r.actual())
 	case !after.isResult(id):
-		return t.unmet("refused with %d, but then ping %s", r.status(), after.describe())
+		return t.unmet("refused with %d, but then ping %s", r.status(), after.describe()).with("a result to the ping after the refusal", after.actual())
 	case r.status() == 413:
 		return t.pass("answered 413 (refused by size before parsing); the server still answers")
 	}
@@ -260,7 +261,7 @@ func runJR08(t *checkRun) outcome {
 			return *o
 		}
 		if x.r.status() != 400 {
-			return t.unmet("%s %s, not 400", x.what, x.r.describe())
+			return t.unmet("%s %s, not 400", x.what, x.r.describe()).with("400", x.r.actual()+" to "+x.what)
 		}
 		if !hasCode(x.r, -32700) {
 			notes = append(notes, x.what+" without -32700")

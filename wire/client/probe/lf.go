@@ -61,15 +61,15 @@ func runLF01(t *checkRun) outcome {
 	case f.Stream != nil && is4xx(r.status()) && !all:
 		return t.pass("answered %d before the body was read (%d of %d bytes)", r.status(), f.Written, len(raw))
 	case f.Stream != nil && is2xx(r.status()):
-		return t.unmet("read and served an 8 MiB body: %s", r.describe())
+		return t.unmet("read and served an 8 MiB body: %s", r.describe()).with("413, or a refusal or close before the whole body", r.actual()+" after 8 MiB")
 	case f.Stream != nil:
-		return t.unmet("%s after reading the whole 8 MiB body, not 413", r.describe())
+		return t.unmet("%s after reading the whole 8 MiB body, not 413", r.describe()).with("413, or a refusal or close before the whole body", r.actual()+" after 8 MiB")
 	case f.Err == client.ErrClosed && !all:
 		return t.pass("closed the connection after %d of %d bytes", f.Written, len(raw))
 	case f.Err == client.ErrClosed:
-		return t.unmet("took the whole 8 MiB, then closed without an answer: no sign of a limit")
+		return t.unmet("took the whole 8 MiB, then closed without an answer: no sign of a limit").with("413, or a refusal or close before the whole body", "a close after 8 MiB, no answer")
 	}
-	return t.unmet("neither refused nor closed within 10 s of an 8 MiB body (%d bytes taken)", f.Written)
+	return t.unmet("neither refused nor closed within 10 s of an 8 MiB body (%d bytes taken)", f.Written).with("413, or a refusal or close before the whole body", "no answer and no close within 10 s")
 }
 
 // LF-02: Content-Length and Transfer-Encoding together never let a
@@ -97,11 +97,11 @@ func runLF02(t *checkRun) outcome {
 	closed, extra := t.waitClose(r, closeWindow)
 	switch {
 	case answersBehind(extra):
-		return t.unmet("answered the request smuggled behind the body")
+		return t.unmet("answered the request smuggled behind the body").with("no answer to the smuggled GET", "an answer to GET /rawmcp-probe-behind")
 	case !closed:
-		return t.unmet("answered %d and kept the connection open: after Content-Length with Transfer-Encoding it must close (RFC 9112 §6.1)", r.status())
+		return t.unmet("answered %d and kept the connection open: after Content-Length with Transfer-Encoding it must close (RFC 9112 §6.1)", r.status()).with("a 4xx and a close", r.actual()+", connection kept open")
 	case is2xx(r.status()):
-		return t.unmetAt(Should, "answered %d, framing by Transfer-Encoding alone, then closed; refusing (400) is safer", r.status())
+		return t.unmetAt(Should, "answered %d, framing by Transfer-Encoding alone, then closed; refusing (400) is safer", r.status()).with("a 4xx and a close", r.actual()+", then a close")
 	}
 	return t.pass("answered %d and closed; the request behind was never answered", r.status())
 }
@@ -121,18 +121,18 @@ func runLF03(t *checkRun) outcome {
 	if r.resp == nil {
 		r.close()
 		if r.err == client.ErrClosed {
-			return t.unmet("closed without the 400 (RFC 9112 §6.3)")
+			return t.unmet("closed without the 400 (RFC 9112 §6.3)").with("400 and a close", "a close without an answer")
 		}
 		return t.errored("%s", r.describe())
 	}
 	closed, extra := t.waitClose(r, closeWindow)
 	switch {
 	case r.status() != 400:
-		return t.unmet("%s, not 400", r.describe())
+		return t.unmet("%s, not 400", r.describe()).with("400 and a close", r.actual())
 	case answersBehind(extra):
-		return t.unmet("answered 400, then answered again on the same connection")
+		return t.unmet("answered 400, then answered again on the same connection").with("400 and a close", "400, then another answer")
 	case !closed:
-		return t.unmet("answered 400 but kept the connection open (RFC 9112 §6.3)")
+		return t.unmet("answered 400 but kept the connection open (RFC 9112 §6.3)").with("400 and a close", "400, connection kept open")
 	}
 	return t.pass("answered 400 and closed")
 }
@@ -155,11 +155,11 @@ func (t *checkRun) refusedHead(r *reply, precise int, mustClose bool, what strin
 	r.close()
 	switch st := r.status(); {
 	case is2xx(st):
-		return t.unmet("%s: %s", r.describe(), what)
+		return t.unmet("%s: %s", r.describe(), what).with(fmt.Sprintf("a 4xx (%d) or a close", precise), r.actual())
 	case !is4xx(st):
-		return t.unmet("%s, not a 4xx refusal", r.describe())
+		return t.unmet("%s, not a 4xx refusal", r.describe()).with(fmt.Sprintf("a 4xx (%d) or a close", precise), r.actual())
 	case !closed:
-		return t.unmet("answered %d but kept the connection open", st)
+		return t.unmet("answered %d but kept the connection open", st).with(fmt.Sprintf("a 4xx (%d) and a close", precise), strconv.Itoa(st)+", connection kept open")
 	case st != precise:
 		return t.pass("answered %d (%d is the precise status)", st, precise)
 	}
@@ -191,7 +191,7 @@ func runLF05(t *checkRun) outcome {
 	r := t.sendKeep("initialize with bare LF line ends", raw, toResponse, 0)
 	if is2xx(r.status()) {
 		r.close()
-		return t.unmetAt(Should, "%s with bare LF line ends (RFC 9112 §2.2 allows it; a stricter parser refuses)", r.describe())
+		return t.unmetAt(Should, "%s with bare LF line ends (RFC 9112 §2.2 allows it; a stricter parser refuses)", r.describe()).with("a 4xx or a close", r.actual())
 	}
 	return t.refusedHead(r, 400, false, "")
 }
@@ -258,7 +258,7 @@ func runLF07(t *checkRun) outcome {
 	case f.Err == client.ErrClosed:
 		return t.pass("closed after %s (%d bytes in)", f.Elapsed.Round(100*time.Millisecond), f.Written)
 	}
-	return t.unmet("still open after %s with %d bytes of a head", trickleLimit, f.Written)
+	return t.unmet("still open after %s with %d bytes of a head", trickleLimit, f.Written).with("408 or a close within "+trickleLimit.String(), fmt.Sprintf("still open after %d bytes", f.Written))
 }
 
 // LF-08: a POST refused before its body is read (here by Accept) must not
@@ -286,7 +286,7 @@ func runLF08(t *checkRun) outcome {
 	}
 	_, extra := t.waitClose(r, closeWindow)
 	if answersBehind(extra) {
-		return t.unmet("answered %d, then answered the request inside the unread body", r.status())
+		return t.unmet("answered %d, then answered the request inside the unread body", r.status()).with("no answer to the request inside the body", "an answer to GET /rawmcp-probe-behind")
 	}
 	return t.pass("answered %d; the body was never parsed as a request", r.status())
 }

@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"fmt"
 	"time"
 
 	"rawmcp/wire/rule"
@@ -22,9 +23,9 @@ func (t *checkRun) refusedWith(r *reply, precise int, what string) outcome {
 	case is4xx(st):
 		return t.pass("answered %d (%d is the precise status)", st, precise)
 	case is2xx(st):
-		return t.unmet("%s: %s", r.describe(), what)
+		return t.unmet("%s: %s", r.describe(), what).with(fmt.Sprintf("a 4xx (%d)", precise), r.actual())
 	}
-	return t.unmet("%s, not a 4xx refusal", r.describe())
+	return t.unmet("%s, not a 4xx refusal", r.describe()).with(fmt.Sprintf("a 4xx (%d)", precise), r.actual())
 }
 
 // MM-01: a POST whose Accept lacks text/event-stream is refused: the
@@ -88,7 +89,7 @@ func runMM04(t *checkRun) outcome {
 	}
 	switch {
 	case r.status() == 405 && r.header("Allow") == "":
-		return t.unmet("answered 405 without Allow (RFC 9110 §15.5.6)")
+		return t.unmet("answered 405 without Allow (RFC 9110 §15.5.6)").with("405 with Allow, or 200 text/event-stream", "405 without Allow")
 	case r.status() == 405:
 		return t.pass("answered 405 with Allow: %s (no GET stream)", r.header("Allow"))
 	case r.status() == 200 && r.isSSE() && len(r.events()) > 0:
@@ -96,7 +97,7 @@ func runMM04(t *checkRun) outcome {
 	case r.status() == 200 && r.isSSE():
 		return t.pass("200 text/event-stream (no event within %s)", getWindow)
 	}
-	return t.unmet("%s: a GET answers text/event-stream or 405 (Transports §2.2 item 3)", r.describe())
+	return t.unmet("%s: a GET answers text/event-stream or 405 (Transports §2.2 item 3)", r.describe()).with("200 text/event-stream or 405 with Allow", r.actual())
 }
 
 // MM-05: a method the endpoint does not serve gets 405 with Allow.
@@ -114,11 +115,11 @@ func runMM05(t *checkRun) outcome {
 	case st == 405 && r.header("Allow") != "":
 		return t.pass("405 with Allow: %s", r.header("Allow"))
 	case st == 405:
-		return t.unmet("answered 405 without Allow (RFC 9110 §15.5.6)")
+		return t.unmet("answered 405 without Allow (RFC 9110 §15.5.6)").with("405 with Allow", "405 without Allow")
 	case is2xx(st):
-		return t.unmet("%s to PUT", r.describe())
+		return t.unmet("%s to PUT", r.describe()).with("405 with Allow", r.actual()+" to PUT")
 	}
-	return t.unmetAt(Should, "answered %d: a method the endpoint does not serve gets 405 with Allow", r.status())
+	return t.unmetAt(Should, "answered %d: a method the endpoint does not serve gets 405 with Allow", r.status()).with("405 with Allow", r.actual()+" to PUT")
 }
 
 // MM-06: notifications/initialized, a notification, gets 202 and no body.
@@ -140,7 +141,7 @@ func runMM06(t *checkRun) outcome {
 	case r.status() == 202 && len(r.resp.Body) == 0:
 		return t.pass("202, empty body")
 	case r.status() == 202:
-		return t.unmet("202 with a %d-byte body: an accepted notification gets an empty body", len(r.resp.Body))
+		return t.unmet("202 with a %d-byte body: an accepted notification gets an empty body", len(r.resp.Body)).with("202 with an empty body", fmt.Sprintf("202 with a %d-byte body", len(r.resp.Body)))
 	}
-	return t.unmet("%s: an accepted notification gets 202 Accepted (Transports §2.1 item 4)", r.describe())
+	return t.unmet("%s: an accepted notification gets 202 Accepted (Transports §2.1 item 4)", r.describe()).with("202 with an empty body", r.actual())
 }

@@ -115,14 +115,15 @@ func runPRE02(t *checkRun) outcome {
 	switch {
 	case a.badID >= 0:
 		return t.unmet("session id %d holds byte 0x%02x at offset %d: only visible ASCII 0x21-0x7E is allowed (Transports §2.5 item 1)",
-			a.badID+1, a.badByte, a.badOffset)
+			a.badID+1, a.badByte, a.badOffset).with("visible ASCII 0x21-0x7E", fmt.Sprintf("byte 0x%02x", a.badByte))
 	case a.duplicate:
-		return t.unmetAt(Hardening, "two of %d session ids were equal", len(ids))
+		return t.unmetAt(Hardening, "two of %d session ids were equal", len(ids)).with("distinct ids", "two equal")
 	case a.sequence:
-		return t.unmetAt(Hardening, "the %d session ids count up as numbers: the next one can be guessed", len(ids))
+		return t.unmetAt(Hardening, "the %d session ids count up as numbers: the next one can be guessed", len(ids)).with("ids that do not count up", "ids counting up")
 	case a.bits < minEntropyBits:
 		return t.unmetAt(Hardening, "the %d session ids vary in %d of %d characters of a %s alphabet: about %.0f bits, below %d (OWASP ASVS V3.2.2)",
-			len(ids), a.varying, a.length, a.alphabet, a.bits, minEntropyBits)
+			len(ids), a.varying, a.length, a.alphabet, a.bits, minEntropyBits).
+			with(fmt.Sprintf("at least %d bits", minEntropyBits), fmt.Sprintf("about %.0f bits", a.bits))
 	}
 	return t.pass("%d session ids of %d %s characters vary in %d: about %.0f bits", len(ids), a.length, a.alphabet, a.varying, a.bits)
 }

@@ -22,9 +22,9 @@ func (t *checkRun) versionRefused(r *reply, version string) outcome {
 	case r.status() == 400:
 		return t.pass("answered 400")
 	case is2xx(r.status()):
-		return t.unmet("%s for MCP-Protocol-Version: %s", r.describe(), version)
+		return t.unmet("%s for MCP-Protocol-Version: %s", r.describe(), version).with("400", r.actual()+" for MCP-Protocol-Version: "+version)
 	}
-	return t.unmet("answered %d, not 400, for MCP-Protocol-Version: %s", r.status(), version)
+	return t.unmet("answered %d, not 400, for MCP-Protocol-Version: %s", r.status(), version).with("400", r.actual()+" for MCP-Protocol-Version: "+version)
 }
 
 // PV-01: a version older than any MCP revision.
@@ -90,7 +90,7 @@ func runPV02(t *checkRun) outcome {
 		}
 	}
 	if len(faults) > 0 {
-		return t.unmet("with MCP-Protocol-Version: %s %s, not 400", future, joinAnd(faults))
+		return t.unmet("with MCP-Protocol-Version: %s %s, not 400", future, joinAnd(faults)).with("400 to POST, GET and DELETE", joinAnd(faults))
 	}
 	if len(notes) > 0 {
 		return t.pass("400 where served; %s", joinAnd(notes))
@@ -140,7 +140,7 @@ func runPV05(t *checkRun) outcome {
 		return *o
 	}
 	if !r.isResult(id) {
-		return t.unmet("%s: an unsupported proposal gets a result with a version the server supports (Lifecycle §1.1.1)", r.describe())
+		return t.unmet("%s: an unsupported proposal gets a result with a version the server supports (Lifecycle §1.1.1)", r.describe()).with("a result with a supported protocolVersion", r.actual())
 	}
 	m, _ := r.response(id)
 	var res struct {
@@ -149,9 +149,9 @@ func runPV05(t *checkRun) outcome {
 	json.Unmarshal(m.Result, &res)
 	switch {
 	case res.ProtocolVersion == proposed:
-		return t.unmet("echoed %s, a version no server supports", proposed)
+		return t.unmet("echoed %s, a version no server supports", proposed).with("a supported protocolVersion", "protocolVersion "+proposed)
 	case slices.Contains(knownVersions, res.ProtocolVersion):
 		return t.pass("answered protocolVersion %s", res.ProtocolVersion)
 	}
-	return t.unmetAt(Should, "answered protocolVersion %s, which is no MCP revision this probe knows", strconv.Quote(res.ProtocolVersion))
+	return t.unmetAt(Should, "answered protocolVersion %s, which is no MCP revision this probe knows", strconv.Quote(res.ProtocolVersion)).with("a known MCP revision", "protocolVersion "+strconv.Quote(res.ProtocolVersion))
 }

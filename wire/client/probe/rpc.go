@@ -290,13 +290,23 @@ func (r *reply) isRPCError(id int64) bool {
 	return false
 }
 
-// describe says in a few words what came back: "403", "200
-// (text/event-stream, a result)", "no answer: the connection closed".
+// describe says in a few words what came back, for a reason: "answered
+// 403", "answered 200 text/event-stream with a result", "got no answer
+// (...)".
 func (r *reply) describe() string {
 	if r.resp == nil {
-		return "got no answer (" + errText(r.err) + ")"
+		return "got " + r.actual()
 	}
-	d := "answered " + strconv.Itoa(r.resp.Status)
+	return "answered " + r.actual()
+}
+
+// actual is what came back, as a report's Actual: "403", "200
+// text/event-stream with a result", "no answer (...)".
+func (r *reply) actual() string {
+	if r.resp == nil {
+		return "no answer (" + errText(r.err) + ")"
+	}
+	d := strconv.Itoa(r.resp.Status)
 	if mt := r.mediaType(); mt != "" && r.resp.Status < 300 {
 		d += " " + mt
 	}

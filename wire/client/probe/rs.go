@@ -55,7 +55,7 @@ func runRS01(t *checkRun) outcome {
 		at := time.Now()
 		t.readOn(r, streamEnd)
 		if !r.ended {
-			return t.unmet("%s: the stream was still open %s after its response event", method, streamEnd)
+			return t.unmet("%s: the stream was still open %s after its response event", method, streamEnd).with("the stream ends within "+streamEnd.String(), "still open after "+streamEnd.String())
 		}
 		return t.pass("%s: the stream ended %s after its response event", method, time.Since(at).Round(time.Millisecond))
 	}
@@ -131,7 +131,7 @@ func runRS02(t *checkRun) outcome {
 		}
 	}
 	if replayed > 0 {
-		return t.unmet("session B's stream replayed %s of session A's", plural(replayed, "event"))
+		return t.unmet("session B's stream replayed %s of session A's", plural(replayed, "event")).with("no event of session A", plural(replayed, "event")+" of session A")
 	}
 	return t.pass("session B's stream carried %s, none of session A's", plural(len(r.events()), "event"))
 }
@@ -157,11 +157,11 @@ func runRS03(t *checkRun) outcome {
 	case is4xx(r.status()):
 		return t.pass("answered %d", r.status())
 	case !is2xx(r.status()) || !r.isSSE():
-		return t.unmet("%s to a GET with a malformed cursor", r.describe())
+		return t.unmet("%s to a GET with a malformed cursor", r.describe()).with("a 4xx, or a stream without a response", r.actual())
 	}
 	for _, m := range messagesIn(r.events()) {
 		if m.isResponse() {
-			return t.unmet("the stream for cursor x replayed a JSON-RPC response")
+			return t.unmet("the stream for cursor x replayed a JSON-RPC response").with("a 4xx, or a stream without a response", "a JSON-RPC response replayed")
 		}
 	}
 	return t.pass("a stream of %s, none replayed", plural(len(r.events()), "event"))

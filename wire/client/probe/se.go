@@ -45,9 +45,9 @@ func runSE01(t *checkRun) outcome {
 	case r.status() == 400:
 		return t.pass("answered 400")
 	case is2xx(r.status()):
-		return t.unmet("%s without a session id, on a server that issues them", r.describe())
+		return t.unmet("%s without a session id, on a server that issues them", r.describe()).with("400", r.actual()+" without Mcp-Session-Id")
 	}
-	return t.unmet("answered %d: a missing session id gets 400 (Transports §2.5 item 2)", r.status())
+	return t.unmet("answered %d: a missing session id gets 400 (Transports §2.5 item 2)", r.status()).with("400", r.actual()+" without Mcp-Session-Id")
 }
 
 // shapedLike returns a random id with the shape of id: each character
@@ -94,9 +94,9 @@ func runSE02(t *checkRun) outcome {
 	case r.status() == 404:
 		return t.pass("answered 404")
 	case is2xx(r.status()):
-		return t.unmet("%s: the server does not validate session ids", r.describe())
+		return t.unmet("%s: the server does not validate session ids", r.describe()).with("404", r.actual()+" for a never-issued id")
 	}
-	return t.unmet("answered %d: an unknown session gets 404 (Transports §2.5 item 3)", r.status())
+	return t.unmet("answered %d: an unknown session gets 404 (Transports §2.5 item 3)", r.status()).with("404", r.actual()+" for a never-issued id")
 }
 
 // SE-03: DELETE ends the session, or the server says it lets no client
@@ -121,7 +121,7 @@ func runSE03(t *checkRun) outcome {
 	case st == 405:
 		return t.pass("answered 405: clients may not end sessions here (SE-04 skips)")
 	}
-	return t.unmet("answered %d: DELETE ends the session (2xx) or is refused with 405 (Transports §2.5 item 5)", r.status())
+	return t.unmet("answered %d: DELETE ends the session (2xx) or is refused with 405 (Transports §2.5 item 5)", r.status()).with("a 2xx or 405", r.actual()+" to DELETE")
 }
 
 // SE-04: an ended session stays ended, on POST and on GET.
@@ -160,7 +160,7 @@ func runSE04(t *checkRun) outcome {
 		}
 	}
 	if len(faults) > 0 {
-		return t.unmet("after DELETE, %s, not 404", joinAnd(faults))
+		return t.unmet("after DELETE, %s, not 404", joinAnd(faults)).with("404 after DELETE", joinAnd(faults))
 	}
 	return t.pass("POST and GET answered 404 after DELETE")
 }
@@ -194,7 +194,7 @@ func runSE05(t *checkRun) outcome {
 		return t.errored("%s %s even after notifications/initialized: a refusal before it proves nothing", method, late.describe())
 	}
 	if early.isResult(id) {
-		return t.unmet("served %s before notifications/initialized", method)
+		return t.unmet("served %s before notifications/initialized", method).with("a refusal before notifications/initialized", "a result to "+method)
 	}
 	return t.pass("%s before notifications/initialized %s; served after it", method, early.describe())
 }
@@ -217,9 +217,9 @@ func runSE06(t *checkRun) outcome {
 	}
 	if r.isResult(id) {
 		if fresh := r.header("Mcp-Session-Id"); fresh != "" && fresh != s.id {
-			return t.unmet("served the initialize and opened another session: a request naming a session must not open a new one")
+			return t.unmet("served the initialize and opened another session: a request naming a session must not open a new one").with("a refusal of initialize on a live session", "a result and a new session")
 		}
-		return t.unmet("served a second initialize on a live session")
+		return t.unmet("served a second initialize on a live session").with("a refusal of initialize on a live session", "a result")
 	}
 	return t.pass("%s", r.describe())
 }
@@ -269,9 +269,9 @@ func runSE07(t *checkRun) outcome {
 	case alive.resp == nil:
 		return t.errored("ping as the first principal %s", alive.describe())
 	case len(faults) > 0:
-		return t.unmet("on the first principal's session, the second principal's %s", joinAnd(faults))
+		return t.unmet("on the first principal's session, the second principal's %s", joinAnd(faults)).with("404 to the second principal", joinAnd(faults))
 	case !alive.isResult(id):
-		return t.unmet("the first principal's session did not survive the second's requests: ping %s", alive.describe())
+		return t.unmet("the first principal's session did not survive the second's requests: ping %s", alive.describe()).with("a result to the first principal's ping", alive.actual())
 	case len(notes) > 0:
 		return t.pass("refused; %s; the session survives", joinAnd(notes))
 	}
@@ -300,9 +300,9 @@ func runSE08(t *checkRun) outcome {
 	case r.status() == 401:
 		return t.pass("answered 401")
 	case is2xx(r.status()):
-		return t.unmet("%s: the session id alone was taken as proof of identity", r.describe())
+		return t.unmet("%s: the session id alone was taken as proof of identity", r.describe()).with("401", r.actual()+" without Authorization")
 	}
-	return t.unmetAt(Should, "answered %d, not 401: the session was not taken as a credential, but the client is not told to authenticate", r.status())
+	return t.unmetAt(Should, "answered %d, not 401: the session was not taken as a credential, but the client is not told to authenticate", r.status()).with("401", r.actual()+" without Authorization")
 }
 
 // SE-09: sessions are capped or expire, so a client cannot exhaust the
@@ -326,7 +326,7 @@ func runSE09(t *checkRun) outcome {
 			return t.pass("the initialize answer advertises the session's expiry (%s)", name)
 		}
 	}
-	return t.unmet("%d sessions opened at once, none refused, no expiry advertised", sessionFlood)
+	return t.unmet("%d sessions opened at once, none refused, no expiry advertised", sessionFlood).with("503 or 429, or an advertised expiry", strconv.Itoa(sessionFlood)+" sessions opened")
 }
 
 // sessionFlood is how many sessions SE-09 opens at most: rawmcp serve's
