@@ -166,7 +166,8 @@ func probeList(stdout io.Writer, only []string) int {
 			fmt.Fprintf(&b, "  %-6s %-6s %-5s %s\n", c.ID, c.Level, c.Needs, c.Line)
 			if len(only) > 0 {
 				fmt.Fprintf(&b, "         source: %s; rule: %s\n", c.Source, orNone(string(c.Rule)))
-				b.WriteString(wrap(c.Help, 9, 88))
+				b.WriteString(wrap("sends: "+c.Sends, 9, 88))
+				b.WriteString(wrap("passes when: "+c.Passes, 9, 88))
 			}
 		}
 	}

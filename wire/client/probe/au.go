@@ -18,7 +18,8 @@ var auGroup = group{Group{"AU", "Authorization (resource server)"}, []*Check{&au
 // AU-01: a request without a token gets 401 and a Bearer challenge.
 var au01 = Check{ID: "AU-01", Level: Must, Source: "MCP Authorization §Error handling; RFC 9110 §11.6.1", Rule: rule.ChallengeOn401,
 	Line:     "A missing token gets a challenge",
-	Help:     "Sends initialize without Authorization. Passes on 401 with a WWW-Authenticate Bearer challenge. On a target that serves requests without a token: fails if -token was given (something was meant to be protected), skips otherwise.",
+	Sends:    "initialize without Authorization",
+	Passes:   "401 with a WWW-Authenticate Bearer challenge; on a target that needs no token, fails with -token, skips without",
 	Sessions: 1, run: runAU01}
 
 func runAU01(t *checkRun) outcome {
@@ -97,7 +98,8 @@ func (t *checkRun) metadata() (doc *reply, where string, tried []string, broke *
 // AU-02: the metadata is discoverable and names this endpoint.
 var au02 = Check{ID: "AU-02", Level: Must, Source: "MCP Authorization §PRM discovery; RFC 9728 §3, §3.3", Rule: rule.MetadataResource,
 	Line:     "Metadata is discoverable",
-	Help:     "Fetches Protected Resource Metadata without a token: the challenge's resource_metadata (on the target's origin), then the well-known paths with and without the endpoint's path. Passes on 200 JSON whose resource is the -url and whose authorization_servers is non-empty.",
+	Sends:    "without a token: the challenge's resource_metadata on the target's origin, then the well-known paths with and without the endpoint's path",
+	Passes:   "200 JSON whose resource is the -url and whose authorization_servers is non-empty",
 	Sessions: 1, run: runAU02}
 
 func runAU02(t *checkRun) outcome {
@@ -132,7 +134,8 @@ func runAU02(t *checkRun) outcome {
 // AU-03: a token the server never issued gets 401 invalid_token.
 var au03 = Check{ID: "AU-03", Level: Must, Source: "MCP Authorization; RFC 6750 §3.1 (error: SHOULD)", Rule: rule.InvalidToken,
 	Line:     "A garbage token refused",
-	Help:     "Sends initialize with Bearer not-a-token. Passes on 401 with error=\"invalid_token\"; 401 without it is a warn (SHOULD); anything else fails.",
+	Sends:    "initialize with Bearer not-a-token",
+	Passes:   "401 with error=\"invalid_token\" (401 without it warns)",
 	Sessions: 1, run: runAU03}
 
 func runAU03(t *checkRun) outcome {
@@ -157,7 +160,8 @@ func runAU03(t *checkRun) outcome {
 // no error code, because there is no token to be wrong (RFC 6750 §3.1).
 var au04 = Check{ID: "AU-04", Level: Should, Source: "RFC 6750 §3.1 (SHOULD NOT)", Rule: rule.NoCredentials,
 	Line:     "No error code without credentials",
-	Help:     "Sends initialize without Authorization, and with Authorization: Basic (probe:probe). Passes when both answer 401 whose challenge has no error parameter: without a bearer token there is nothing to be invalid. A 2xx to the Basic credentials fails.",
+	Sends:    "initialize without Authorization, then with Authorization: Basic",
+	Passes:   "401 to both, with a challenge that has no error parameter",
 	Sessions: 2, run: runAU04}
 
 func runAU04(t *checkRun) outcome {
@@ -192,7 +196,8 @@ func runAU04(t *checkRun) outcome {
 // logs, the very leak RFC 6750 §2.3 forbids.
 var au05 = Check{ID: "AU-05", Level: Must, Source: "MCP Authorization §Access token usage; RFC 6750 §2.3", Rule: rule.NoTokenInQuery, Needs: NeedToken,
 	Line:     "A token in the query is not accepted",
-	Help:     "Sends initialize with ?access_token=DECOY (a random token-shaped value, never the real one) and no Authorization. Passes on a 4xx that does not echo the decoy.",
+	Sends:    "initialize with ?access_token=DECOY (random, never the real token) and no Authorization",
+	Passes:   "a 4xx that does not echo the decoy",
 	Sessions: 1, run: runAU05}
 
 func runAU05(t *checkRun) outcome {
@@ -220,7 +225,8 @@ func runAU05(t *checkRun) outcome {
 // b64token: "bearer T" is accepted, "Bearer a b" refused.
 var au06 = Check{ID: "AU-06", Level: Must, Source: "RFC 9110 §11.1; RFC 6750 §2.1", Rule: rule.BearerSyntax, Needs: NeedToken,
 	Line:     "Authorization header syntax",
-	Help:     "Sends initialize with \"bearer T\" (the scheme is case-insensitive), then with \"Bearer a b\" (a credential is one b64token). Passes when the first gets its result and the second a 4xx.",
+	Sends:    "initialize with \"bearer T\", then with \"Bearer a b\"",
+	Passes:   "a result to the first, a 4xx to the second",
 	Sessions: 2, run: runAU06}
 
 func runAU06(t *checkRun) outcome {
@@ -268,7 +274,8 @@ func (t *checkRun) tokenRefused(kind string) (outcome, bool) {
 // AU-07: a token for another resource (audience) is refused.
 var au07 = Check{ID: "AU-07", Level: Must, Source: "MCP Authorization §Token handling; RFC 8707", Rule: rule.AudienceBound, Needs: NeedNamed,
 	Line:     "Tokens for another resource refused",
-	Help:     "Sends initialize with the -tokens file's wrong_audience token. Passes on 401.",
+	Sends:    "initialize with the wrong_audience token",
+	Passes:   "401",
 	Sessions: 1, run: runAU07}
 
 func runAU07(t *checkRun) outcome {
@@ -284,7 +291,8 @@ func runAU07(t *checkRun) outcome {
 // evidence.
 var au08 = Check{ID: "AU-08", Level: Must, Source: "MCP Authorization §Token handling", Rule: rule.InvalidToken, Needs: NeedNamed,
 	Line:     "Expired or foreign-issuer tokens refused",
-	Help:     "Sends initialize with the expired token, then the wrong_issuer token. Passes when both answer 401. With only one of the two in -tokens it fails if that one is accepted and skips otherwise: half the evidence is never a pass.",
+	Sends:    "initialize with the expired token, then with the wrong_issuer token",
+	Passes:   "401 to both; with only one of them, fails if it is accepted and skips otherwise",
 	Sessions: 2, run: runAU08}
 
 func runAU08(t *checkRun) outcome {
@@ -316,7 +324,8 @@ func runAU08(t *checkRun) outcome {
 // list method the server declares until one is refused.
 var au09 = Check{ID: "AU-09", Level: Should, Source: "MCP Authorization §Scope challenge", Rule: rule.InsufficientScope, Needs: NeedNamed,
 	Line:     "Insufficient scope gets a step-up challenge",
-	Help:     "With the low_scope token, initializes and sends each declared list method until one gets 403. Passes when that 403 carries a Bearer challenge with error=\"insufficient_scope\", scope and resource_metadata; every method served is a warn.",
+	Sends:    "with the low_scope token: initialize, then each declared list method until one gets 403",
+	Passes:   "a 403 with a Bearer challenge carrying error=\"insufficient_scope\", scope and resource_metadata; every method served warns",
 	Sessions: 1, run: runAU09}
 
 func runAU09(t *checkRun) outcome {
@@ -376,7 +385,8 @@ func (t *checkRun) stepUp(r *reply, method string) outcome {
 // ends nothing.
 var au10 = Check{ID: "AU-10", Level: Must, Source: "MCP Authorization (\"every HTTP request\")", Rule: rule.EveryRequestAuthenticated, Needs: NeedToken,
 	Line:     "Every method is authenticated",
-	Help:     "On a live session, sends GET and DELETE without Authorization, then pings with the token. Passes when both answer 401 (a 405 is accepted as not serving the method) and the session survives the tokenless DELETE.",
+	Sends:    "GET and DELETE on a live session without Authorization, then a ping with the token",
+	Passes:   "401 to both (405 accepted: not served) and the session survives",
 	Sessions: 1, run: runAU10}
 
 func runAU10(t *checkRun) outcome {
@@ -421,7 +431,8 @@ func runAU10(t *checkRun) outcome {
 // AU-11: the metadata needs no token.
 var au11 = Check{ID: "AU-11", Level: Must, Source: "RFC 9728 §3", Rule: rule.MetadataServed,
 	Line:     "The metadata endpoint needs no token",
-	Help:     "Fetches the metadata as AU-02 does, without a token. Passes when one of the places answers 200.",
+	Sends:    "the metadata requests of AU-02, without a token",
+	Passes:   "200 from one of them",
 	Sessions: 1, run: runAU11}
 
 func runAU11(t *checkRun) outcome {

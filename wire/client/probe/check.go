@@ -124,9 +124,11 @@ type Check struct {
 	Rule   rule.ID // the rule tested, "" where the rule table has none
 	Needs  Need
 	Line   string // one line: what must hold
-	// Help says what the check sends, what evidence it accepts and why,
-	// where the catalogue's wording leaves a choice.
-	Help string
+	// Sends and Passes are the check's help, a phrase each: what the
+	// check sends ("initialize with Origin: http://evil.example") and what
+	// evidence passes ("403 only"). How the answer is judged in detail is
+	// the run function's, right below the check.
+	Sends, Passes string
 	// Sessions is the most sessions the check may hold at once, including
 	// ones a server creates when it should have refused; the runner keeps
 	// the sum within the target's limits.

@@ -22,7 +22,8 @@ var ehGroup = group{Group{"EH", "Error hygiene"}, []*Check{&eh01, &eh02}}
 // check's, for a marker or any of the run's real tokens.
 var eh01 = Check{ID: "EH-01", Level: Hardening, Source: "MCP Security Best Practices §Observability", Rule: rule.NoSecretsInOutput,
 	Line:     "Nothing echoed",
-	Help:     "Runs after every other check. Sends random markers in Host, Origin, MCP-Protocol-Version, Mcp-Session-Id, the token, the query, a header name and the JSON body (an unknown method's name), then scans every response of the run for a marker or a real token. Passes when none comes back.",
+	Sends:    "random markers in Host, Origin, MCP-Protocol-Version, Mcp-Session-Id, the token, the query, a header name and the body; runs last",
+	Passes:   "no response of the run carries a marker or a real token",
 	Sessions: 2, phase: phaseEchoScan, run: runEH01}
 
 func runEH01(t *checkRun) outcome {
@@ -138,7 +139,8 @@ func (t *checkRun) responsesScanned() int {
 // not exist) and judges every 4xx and 5xx of the run.
 var eh02 = Check{ID: "EH-02", Level: Hardening, Source: "browser content sniffing", Rule: "",
 	Line:     "Error bodies are not sniffable",
-	Help:     "Runs after every other check. Makes three error answers of its own (PUT, broken JSON, a path that does not exist) and judges every 4xx and 5xx with a body the run saw: passes when each is application/json (or +json) or carries X-Content-Type-Options: nosniff, and none is HTML.",
+	Sends:    "three error requests of its own (PUT, broken JSON, an unknown path); runs after the other checks",
+	Passes:   "every 4xx and 5xx body of the run is application/json (or +json) or nosniff, and none is HTML",
 	Sessions: 0, phase: phaseScan, run: runEH02}
 
 func runEH02(t *checkRun) outcome {

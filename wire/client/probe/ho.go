@@ -21,7 +21,8 @@ const (
 // HO-01: a foreign Host is refused before anything is created.
 var ho01 = Check{ID: "HO-01", Level: Hardening, Source: "MCP Security Best Practices §Local MCP server compromise", Rule: rule.HostNotOurs,
 	Line:     "Foreign Host refused",
-	Help:     "Sends initialize with Host: evil.example, as a page on a DNS-rebinding name would. Passes on a 4xx without Mcp-Session-Id. A 2xx, or a refusal that still issued a session, is not met; no answer at all is an error, not a refusal.",
+	Sends:    "initialize with Host: evil.example",
+	Passes:   "a 4xx without Mcp-Session-Id",
 	Sessions: 1, run: runHO01}
 
 func runHO01(t *checkRun) outcome {
@@ -44,7 +45,8 @@ func runHO01(t *checkRun) outcome {
 // HO-02: a foreign Origin on POST gets 403.
 var ho02 = Check{ID: "HO-02", Level: Must, Source: "MCP Transports §Security warning", Rule: rule.OriginRefused,
 	Line:     "Foreign Origin refused",
-	Help:     "Sends initialize with Origin: http://evil.example and the run's token. Passes on 403 only: the spec names the status. A 401 to the valid token is an error, since the Origin check may sit behind it.",
+	Sends:    "initialize with Origin: http://evil.example and the run's token",
+	Passes:   "403 only",
 	Sessions: 1, run: runHO02}
 
 func runHO02(t *checkRun) outcome {
@@ -55,7 +57,8 @@ func runHO02(t *checkRun) outcome {
 // is an origin no server can allow.
 var ho04 = Check{ID: "HO-04", Level: Must, Source: "MCP Transports §Security warning", Rule: rule.OriginRefused,
 	Line:     "Origin: null refused",
-	Help:     "Sends initialize with Origin: null, the origin of sandboxed frames, file: pages and some redirects, which no allowlist can mean. Passes on 403 only.",
+	Sends:    "initialize with Origin: null",
+	Passes:   "403 only",
 	Sessions: 1, run: runHO04}
 
 func runHO04(t *checkRun) outcome {
@@ -81,7 +84,8 @@ func (t *checkRun) originRefused(origin string) outcome {
 // leaves the session alive.
 var ho03 = Check{ID: "HO-03", Level: Must, Source: "MCP Transports (\"all incoming connections\")", Rule: rule.OriginEveryRequest,
 	Line:     "Origin checked on GET and DELETE too",
-	Help:     "On a live session, sends GET and DELETE with Origin: http://evil.example, then pings the session. Passes when each answers 403 and the ping still gets its result. A 405 is accepted as not serving the method at all (noted); any 2xx, or a session the refused DELETE ended, is not met.",
+	Sends:    "GET and DELETE on a live session with Origin: http://evil.example, then a ping",
+	Passes:   "403 to each (405 accepted: not served) and the session still works",
 	Sessions: 1, run: runHO03}
 
 func runHO03(t *checkRun) outcome {
@@ -127,7 +131,8 @@ func runHO03(t *checkRun) outcome {
 // accepted, so the Origin check is not a refusal of everything.
 var ho05 = Check{ID: "HO-05", Level: Should, Source: "interoperability (the official conformance suite)", Rule: rule.OriginNotAllowed,
 	Line:     "The server's own origin accepted",
-	Help:     "Sends initialize with Host and Origin both the URL's own (http://host:port). Passes when initialize gets its result: an Origin check that refuses the server's own origin refuses every browser-based client it serves.",
+	Sends:    "initialize with Host and Origin both the URL's own",
+	Passes:   "the InitializeResult",
 	Sessions: 1, run: runHO05}
 
 func runHO05(t *checkRun) outcome {
@@ -146,7 +151,8 @@ func runHO05(t *checkRun) outcome {
 // text/plain from a foreign origin (CVE-2026-33252), is not served.
 var ho06 = Check{ID: "HO-06", Level: Hardening, Source: "CVE-2026-33252", Rule: rule.ContentTypeJSON,
 	Line:     "No cross-site \"simple\" POST",
-	Help:     "Sends initialize as Content-Type: text/plain with Origin: http://evil.example: the request any web page may send without a CORS preflight. Passes on any answer but a 2xx (403 for the Origin or 415 for the type).",
+	Sends:    "initialize as Content-Type: text/plain with Origin: http://evil.example, a CORS simple request",
+	Passes:   "any answer but a 2xx",
 	Sessions: 1, run: runHO06}
 
 func runHO06(t *checkRun) outcome {

@@ -21,7 +21,8 @@ const unknownMethod = "rawmcp-probe/no-such-method"
 // (a server may check the version before the body, or after).
 var jr01 = Check{ID: "JR-01", Level: Must, Source: "MCP Transports §Sending 3 (one message per POST)", Rule: rule.OneMessagePerPost,
 	Line:     "Batches refused",
-	Help:     "Sends the batch [ping, ping] on a live session, with and without MCP-Protocol-Version (a server may check either first). Passes when both answer 400.",
+	Sends:    "the batch [ping, ping] on a live session, with and without MCP-Protocol-Version",
+	Passes:   "400 to both",
 	Sessions: 1, run: runJR01}
 
 func runJR01(t *checkRun) outcome {
@@ -48,7 +49,8 @@ func runJR01(t *checkRun) outcome {
 // JR-02: a request id is never null.
 var jr02 = Check{ID: "JR-02", Level: Must, Source: "MCP Basic §Requests", Rule: rule.RequestIDNotNull,
 	Line:     "Null id refused",
-	Help:     "Sends ping with \"id\": null. Passes on 400 or a JSON-RPC error; a result, or a 202 as if it were a notification, fails.",
+	Sends:    "ping with \"id\": null",
+	Passes:   "400 or a JSON-RPC error",
 	Sessions: 1, run: runJR02}
 
 func runJR02(t *checkRun) outcome {
@@ -77,7 +79,8 @@ const jr03Requests = 16
 // answer to another.
 var jr03 = Check{ID: "JR-03", Level: Must, Source: "MCP Basic (each response to its request)", Rule: rule.ResponseEchoesID,
 	Line:     "Reused ids never cross",
-	Help:     "Sends 16 requests at once on one session, each on its own connection and all with id 1, alternating ping and an unknown method. Fails when a ping gets -32601 or the unknown method gets a result (another request's answer), or an answer names another id. Refusals of the reused id are accepted: they cross nothing.",
+	Sends:    "16 requests at once on one session, all with id 1, alternating ping and an unknown method",
+	Passes:   "no answer belongs to another request (refusals of the reused id accepted)",
 	Sessions: 1, run: runJR03}
 
 func runJR03(t *checkRun) outcome {
@@ -132,7 +135,8 @@ func runJR03(t *checkRun) outcome {
 // a case-insensitive decoder ran requests a filter had not seen).
 var jr04 = Check{ID: "JR-04", Level: Hardening, Source: "GHSA-wvj2-96wp-fq3f", Rule: rule.OneJSONRPCMessage,
 	Line:     "Member names match exactly",
-	Help:     "Sends {\"jsonrpc\":\"2.0\",\"id\":N,\"Method\":\"ping\"}. Passes on anything but a result for N: a decoder that folds case ran requests a filter had not seen.",
+	Sends:    "{\"jsonrpc\":\"2.0\",\"id\":N,\"Method\":\"ping\"}",
+	Passes:   "anything but a result for N",
 	Sessions: 1, run: runJR04}
 
 func runJR04(t *checkRun) outcome {
@@ -154,7 +158,8 @@ func runJR04(t *checkRun) outcome {
 // JR-05: two method members are refused, not settled by "last wins".
 var jr05 = Check{ID: "JR-05", Level: Hardening, Source: "RFC 8259 §4", Rule: rule.StrictJSON,
 	Line:     "Duplicate keys refused",
-	Help:     "Sends a request with two method members, an unknown method first and ping last. Passes on 400; a result (last wins) or a JSON-RPC error (first wins) is not met: a filter and a handler may read different members.",
+	Sends:    "a request with two method members, an unknown method first and ping last",
+	Passes:   "400",
 	Sessions: 1, run: runJR05}
 
 func runJR05(t *checkRun) outcome {
@@ -181,7 +186,8 @@ func runJR05(t *checkRun) outcome {
 // notification is (202, no body) or refused, and never answered.
 var jr06 = Check{ID: "JR-06", Level: Must, Source: "MCP Transports §Sending 4", Rule: rule.NotificationAccepted,
 	Line:     "An unsolicited response refused or accepted cleanly",
-	Help:     "POSTs {\"jsonrpc\":\"2.0\",\"id\":99,\"result\":{}}, a response to nothing the server asked. Passes on 202 with an empty body or a 4xx; a 2xx with a body fails.",
+	Sends:    "{\"jsonrpc\":\"2.0\",\"id\":99,\"result\":{}}, a response to nothing",
+	Passes:   "202 with an empty body, or a 4xx",
 	Sessions: 1, run: runJR06}
 
 func runJR06(t *checkRun) outcome {
@@ -210,7 +216,8 @@ const deepNesting = 10000
 // on answering.
 var jr07 = Check{ID: "JR-07", Level: Hardening, Source: "resource exhaustion (recursive decoders)", Rule: rule.StrictJSON,
 	Line:     "Deep nesting refused",
-	Help:     "Sends ping whose params nest arrays 10 000 deep (20 KB), then a plain ping. Passes on a 4xx followed by a served ping: 400 from a depth limit, or 413 from a body limit that refuses the document before any parser sees it (noted). A 2xx, no answer, a 5xx or a server that stops answering is not met.",
+	Sends:    "ping with params nested 10 000 arrays deep, then a plain ping",
+	Passes:   "a 4xx (400, or 413 noted), then a served ping",
 	Sessions: 1, run: runJR07}
 
 func runJR07(t *checkRun) outcome {
@@ -241,7 +248,8 @@ func runJR07(t *checkRun) outcome {
 // JR-08: truncated JSON and invalid UTF-8 cannot be parsed: 400.
 var jr08 = Check{ID: "JR-08", Level: Must, Source: "MCP Transports (UTF-8 JSON-RPC)", Rule: rule.UTF8Body,
 	Line:     "Broken JSON refused",
-	Help:     "Sends truncated JSON, then a ping whose params hold invalid UTF-8. Passes when both answer 400; a missing -32700 error code is noted, not failed.",
+	Sends:    "truncated JSON, then a ping with invalid UTF-8 in its params",
+	Passes:   "400 to both (a missing -32700 noted)",
 	Sessions: 1, run: runJR08}
 
 func runJR08(t *checkRun) outcome {

@@ -37,7 +37,8 @@ const bigBody = 8 << 20
 // closed before the body is read.
 var lf01 = Check{ID: "LF-01", Level: Hardening, Source: "resource exhaustion", Rule: rule.FixedLimit,
 	Line:     "Body size limited",
-	Help:     "Sends ping with an 8 MiB body in 64 KiB writes, reading the answer meanwhile, for up to 10 s. Passes on 413, on another 4xx before the body was all written, or on a close before then. A 2xx, a refusal after all 8 MiB were taken, or silence is not met.",
+	Sends:    "ping with an 8 MiB body in 64 KiB writes, for up to 10 s",
+	Passes:   "413, another 4xx before the whole body, or a close before it",
 	Sessions: 1, run: runLF01}
 
 func runLF01(t *checkRun) outcome {
@@ -78,7 +79,8 @@ func runLF01(t *checkRun) outcome {
 // it; one framing by CL reads it as body.
 var lf02 = Check{ID: "LF-02", Level: Must, Source: "RFC 9112 §6.1", Rule: rule.TEWithCLCloses,
 	Line:     "CL+TE never smuggles",
-	Help:     "Sends a POST with both Content-Length and Transfer-Encoding: chunked, its chunked body empty and followed by GET /rawmcp-probe-behind. Passes on a 4xx and a close (or a close alone); an answer to the GET, or a connection open 2 s later, fails.",
+	Sends:    "a POST with Content-Length and Transfer-Encoding: chunked, an empty chunked body and GET /rawmcp-probe-behind after it",
+	Passes:   "a 4xx and a close, or a close; an answer to the GET or an open connection 2 s later fails",
 	Sessions: 0, run: runLF02}
 
 func runLF02(t *checkRun) outcome {
@@ -110,7 +112,8 @@ func runLF02(t *checkRun) outcome {
 // close.
 var lf03 = Check{ID: "LF-03", Level: Must, Source: "RFC 9112 §6.3", Rule: rule.InvalidContentLength,
 	Line:     "Conflicting Content-Length refused",
-	Help:     "Sends a POST with Content-Length: 2 and Content-Length: 3. Passes on 400 followed by a close within 2 s.",
+	Sends:    "a POST with Content-Length: 2 and Content-Length: 3",
+	Passes:   "400 and a close within 2 s",
 	Sessions: 0, run: runLF03}
 
 func runLF03(t *checkRun) outcome {
@@ -169,7 +172,8 @@ func (t *checkRun) refusedHead(r *reply, precise int, mustClose bool, what strin
 // LF-04: a folded header line (obs-fold) is refused, not unfolded.
 var lf04 = Check{ID: "LF-04", Level: Hardening, Source: "RFC 9112 §5.2", Rule: rule.ObsFoldRefused,
 	Line:     "obs-fold refused",
-	Help:     "Sends initialize with a header field continued on a line starting with a space. Passes on a 4xx (400 noted otherwise) or a close; a served request is not met.",
+	Sends:    "initialize with a header field folded onto a line starting with a space",
+	Passes:   "a 4xx (400 noted otherwise) or a close",
 	Sessions: 1, run: runLF04}
 
 func runLF04(t *checkRun) outcome {
@@ -182,7 +186,8 @@ func runLF04(t *checkRun) outcome {
 // accept them, so a served request is a warn even with -strict.
 var lf05 = Check{ID: "LF-05", Level: Hardening, Source: "RFC 9112 §2.2", Rule: rule.BareLF,
 	Line:     "Bare LF refused",
-	Help:     "Sends initialize with every line ended by LF alone. Passes on a 4xx (400 noted otherwise) or a close. RFC 9112 allows a server to accept bare LF, so a served request is a warn even with -strict.",
+	Sends:    "initialize with every line ended by a bare LF",
+	Passes:   "a 4xx (400 noted otherwise) or a close; a served request warns even with -strict",
 	Sessions: 1, run: runLF05}
 
 func runLF05(t *checkRun) outcome {
@@ -208,7 +213,8 @@ const (
 // (or 400) and a close.
 var lf06 = Check{ID: "LF-06", Level: Hardening, Source: "RFC 6585 §5", Rule: rule.OversizedHead,
 	Line:     "Header flood refused",
-	Help:     "Sends initialize with 200 header fields, then with a 64 KiB header section. Passes when both get a 4xx (431 noted otherwise) and a close within 2 s.",
+	Sends:    "initialize with 200 header fields, then with a 64 KiB header section",
+	Passes:   "a 4xx (431 noted otherwise) and a close within 2 s, both times",
 	Sessions: 2, run: runLF06}
 
 func runLF06(t *checkRun) outcome {
@@ -245,7 +251,8 @@ const (
 // per 300 ms byte would otherwise hold a server's slot forever.
 var lf07 = Check{ID: "LF-07", Level: Hardening, Source: "slowloris", Rule: rule.ReadDeadline,
 	Line:     "A slow head is cut",
-	Help:     "Sends an initialize head one byte every 300 ms. Passes when the server answers (408) or closes within 10 s.",
+	Sends:    "an initialize head, one byte every 300 ms",
+	Passes:   "an answer (408) or a close within 10 s",
 	Sessions: 0, run: runLF07}
 
 func runLF07(t *checkRun) outcome {
@@ -266,7 +273,8 @@ func runLF07(t *checkRun) outcome {
 // closes the connection.
 var lf08 = Check{ID: "LF-08", Level: Must, Source: "RFC 9112 §9.3", Rule: rule.BodyReadOrClosed,
 	Line:     "An error answer closes",
-	Help:     "Sends a POST the server refuses before reading its body (Accept: text/html), whose body is the request GET /rawmcp-probe-behind. Fails when that request is answered: the unread body was parsed as the next request. Passes when the server reads the body or closes the connection; a POST that is not refused is an error.",
+	Sends:    "a POST refused before its body is read (Accept: text/html), whose body is GET /rawmcp-probe-behind",
+	Passes:   "no answer to the request in the body",
 	Sessions: 0, run: runLF08}
 
 func runLF08(t *checkRun) outcome {

@@ -32,7 +32,8 @@ func (t *checkRun) refusedWith(r *reply, precise int, what string) outcome {
 // client could not read half the answers the endpoint may give.
 var mm01 = Check{ID: "MM-01", Level: Hardening, Source: "MCP Transports §Sending 2 (a client MUST)", Rule: rule.AcceptBothTypes,
 	Line:     "POST needs both media types in Accept",
-	Help:     "Sends initialize with Accept: application/json only. Passes on a 4xx (406 is the precise status and is noted otherwise); a 2xx is not met.",
+	Sends:    "initialize with Accept: application/json only",
+	Passes:   "a 4xx (406 noted otherwise)",
 	Sessions: 1, run: runMM01}
 
 func runMM01(t *checkRun) outcome {
@@ -44,7 +45,8 @@ func runMM01(t *checkRun) outcome {
 // MM-02: a POST body not declared JSON is refused.
 var mm02 = Check{ID: "MM-02", Level: Hardening, Source: "RFC 9110 §15.5.16", Rule: rule.ContentTypeJSON,
 	Line:     "POST body must be declared JSON",
-	Help:     "Sends initialize with Content-Type: text/plain. Passes on a 4xx (415 noted otherwise); a 2xx is not met.",
+	Sends:    "initialize with Content-Type: text/plain",
+	Passes:   "a 4xx (415 noted otherwise)",
 	Sessions: 1, run: runMM02}
 
 func runMM02(t *checkRun) outcome {
@@ -57,7 +59,8 @@ func runMM02(t *checkRun) outcome {
 // is not served at all).
 var mm03 = Check{ID: "MM-03", Level: Hardening, Source: "MCP Transports §Listening 2", Rule: rule.AcceptBothTypes,
 	Line:     "GET needs text/event-stream in Accept",
-	Help:     "On a live session, sends GET with Accept: application/json. Passes on a 4xx or 405; a 2xx is not met.",
+	Sends:    "GET on a live session with Accept: application/json",
+	Passes:   "a 4xx or 405",
 	Sessions: 1, run: runMM03}
 
 func runMM03(t *checkRun) outcome {
@@ -75,7 +78,8 @@ func runMM03(t *checkRun) outcome {
 // MM-04: GET on a live session answers an event stream or 405.
 var mm04 = Check{ID: "MM-04", Level: Must, Source: "MCP Transports §Listening 3", Rule: rule.GetStream,
 	Line:     "GET answers SSE or 405",
-	Help:     "On a live session, sends GET with Accept: text/event-stream and reads until the first event or 2 s. Passes on 200 text/event-stream (an open stream without events is fine) or 405 with Allow; a 405 without Allow, or anything else, is not met.",
+	Sends:    "GET on a live session, read to the first event or 2 s",
+	Passes:   "200 text/event-stream, or 405 with Allow",
 	Sessions: 1, run: runMM04}
 
 func runMM04(t *checkRun) outcome {
@@ -103,7 +107,8 @@ func runMM04(t *checkRun) outcome {
 // MM-05: a method the endpoint does not serve gets 405 with Allow.
 var mm05 = Check{ID: "MM-05", Level: Must, Source: "RFC 9110 §15.5.6", Rule: rule.AllowOn405,
 	Line:     "Other methods: 405 with Allow",
-	Help:     "Sends PUT to the endpoint with the token and a JSON body. Passes on 405 with Allow. A 405 without Allow fails (RFC 9110 MUST); another 4xx or 501 is a warn; a 2xx fails.",
+	Sends:    "PUT to the endpoint with a JSON body",
+	Passes:   "405 with Allow; a 405 without Allow or a 2xx fails, another 4xx or 501 warns",
 	Sessions: 0, run: runMM05}
 
 func runMM05(t *checkRun) outcome {
@@ -125,7 +130,8 @@ func runMM05(t *checkRun) outcome {
 // MM-06: notifications/initialized, a notification, gets 202 and no body.
 var mm06 = Check{ID: "MM-06", Level: Must, Source: "MCP Transports §Sending 4", Rule: rule.NotificationAccepted,
 	Line:     "A notification gets 202",
-	Help:     "After initialize, sends notifications/initialized. Passes on 202 with an empty body.",
+	Sends:    "notifications/initialized after initialize",
+	Passes:   "202 with an empty body",
 	Sessions: 1, run: runMM06}
 
 func runMM06(t *checkRun) outcome {

@@ -17,7 +17,8 @@ var preGroup = group{Group{"PRE", "Preflight"}, []*Check{&pre01, &pre02}}
 // server declares.
 var pre01 = Check{ID: "PRE-01", Level: Must, Source: "MCP Lifecycle §Initialization", Rule: rule.InitializeResultShape,
 	Line:     "The endpoint speaks MCP",
-	Help:     "Sends initialize (with -token if given), and without a token to learn whether one is required. Passes on the JSON-RPC result with protocolVersion, capabilities and serverInfo{name, version}; anything else stops the run (exit 2).",
+	Sends:    "initialize (with -token if given), and with -token also initialize without one",
+	Passes:   "a JSON-RPC result with protocolVersion, capabilities and serverInfo{name, version}; anything else stops the run (exit 2)",
 	Sessions: 2, phase: phasePreflight, run: runPRE01}
 
 func runPRE01(t *checkRun) outcome {
@@ -89,7 +90,8 @@ func quoteInfo(s string) string {
 // PRE-02: session ids are well formed (MUST) and unguessable (hardening).
 var pre02 = Check{ID: "PRE-02", Level: Must, Source: "MCP Transports §Session 1; OWASP ASVS V3.2.2 (H)", Rule: rule.SessionIDVisibleASCII,
 	Line:     "Session ids are well formed and unguessable",
-	Help:     "Opens six sessions one at a time, deleting each. MUST: every id is visible ASCII; hardening: the ids differ, do not count up, and vary in at least 64 bits' worth of characters.",
+	Sends:    "six initializes, one at a time, each session deleted at once",
+	Passes:   "every id is visible ASCII 0x21-0x7E (MUST); the ids differ, do not count up, and vary in at least 64 bits (H)",
 	Sessions: 1, run: runPRE02}
 
 func runPRE02(t *checkRun) outcome {

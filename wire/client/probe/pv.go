@@ -30,7 +30,8 @@ func (t *checkRun) versionRefused(r *reply, version string) outcome {
 // PV-01: a version older than any MCP revision.
 var pv01 = Check{ID: "PV-01", Level: Must, Source: "MCP Transports §Protocol version header", Rule: rule.VersionUnsupported,
 	Line:     "A past version refused",
-	Help:     "On a live session, pings with MCP-Protocol-Version: 1999-01-01. Passes on 400 only.",
+	Sends:    "a ping on a live session with MCP-Protocol-Version: 1999-01-01",
+	Passes:   "400",
 	Sessions: 1, run: runPV01}
 
 func runPV01(t *checkRun) outcome {
@@ -40,7 +41,8 @@ func runPV01(t *checkRun) outcome {
 // PV-03: a value that is no date at all.
 var pv03 = Check{ID: "PV-03", Level: Must, Source: "MCP Transports §Protocol version header", Rule: rule.VersionUnsupported,
 	Line:     "A malformed version refused",
-	Help:     "On a live session, pings with MCP-Protocol-Version: garbage. Passes on 400 only.",
+	Sends:    "a ping on a live session with MCP-Protocol-Version: garbage",
+	Passes:   "400",
 	Sessions: 1, run: runPV03}
 
 func runPV03(t *checkRun) outcome {
@@ -60,7 +62,8 @@ func (t *checkRun) badVersion(version string) outcome {
 // version strings with >= would let it through.
 var pv02 = Check{ID: "PV-02", Level: Must, Source: "MCP Transports §Protocol version header", Rule: rule.VersionUnsupported,
 	Line:     "A future version refused on every method",
-	Help:     "On a live session, sends POST (ping), GET and DELETE with MCP-Protocol-Version: 9999-01-01, which a server comparing version strings lets through. Passes when each answers 400; a 405 on GET or DELETE is accepted as not serving the method (noted).",
+	Sends:    "POST (ping), GET and DELETE on a live session with MCP-Protocol-Version: 9999-01-01",
+	Passes:   "400 to each (405 to GET or DELETE accepted: not served)",
 	Sessions: 1, run: runPV02}
 
 func runPV02(t *checkRun) outcome {
@@ -103,7 +106,8 @@ func runPV02(t *checkRun) outcome {
 // revisions refuses instead, so this is reported, not judged.
 var pv04 = Check{ID: "PV-04", Level: Informational, Source: "MCP Transports §Protocol version header", Rule: rule.VersionAssumed,
 	Line:     "Missing header after init",
-	Help:     "On a live session, pings without MCP-Protocol-Version and reports what came back. The spec says to assume 2025-03-26; a server that speaks only later revisions refuses instead, and both are defensible, so this is info, never judged.",
+	Sends:    "a ping on a live session without MCP-Protocol-Version",
+	Passes:   "never judged: the answer is reported (the spec says assume 2025-03-26)",
 	Sessions: 1, run: runPV04}
 
 func runPV04(t *checkRun) outcome {
@@ -129,7 +133,8 @@ var knownVersions = append(slices.Clone(releasedVersions), "2026-07-28")
 // counter-offer, a result naming a version it supports, not an error.
 var pv05 = Check{ID: "PV-05", Level: Must, Source: "MCP Lifecycle §Version negotiation", Rule: rule.VersionCounterOffer,
 	Line:     "Negotiation answers a supported version",
-	Help:     "Sends initialize proposing 2099-01-01. Passes on a result whose protocolVersion is a known MCP revision (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28). An error or an echo of 2099-01-01 fails; a version unknown to the probe is a warn.",
+	Sends:    "initialize proposing 2099-01-01",
+	Passes:   "a result with a known MCP revision; an echo of 2099-01-01 fails, an unknown version warns",
 	Sessions: 1, run: runPV05}
 
 func runPV05(t *checkRun) outcome {

@@ -25,7 +25,8 @@ func (t *checkRun) sseCandidates() []string {
 // RS-01: a POST's SSE stream ends once it has carried the response.
 var rs01 = Check{ID: "RS-01", Level: Should, Source: "MCP Transports §Sending 6", Rule: rule.PostStreamEnds,
 	Line:     "A POST SSE stream ends after its response",
-	Help:     "Sends the server's list methods, then ping, until one is answered as text/event-stream, then reads on. Passes when the stream ends within 2 s of the event holding the response. Skips when every answer is application/json.",
+	Sends:    "the declared list methods, then ping, until one is answered as text/event-stream, and reads on",
+	Passes:   "the stream ends within 2 s of the response's event; skips when every answer is JSON",
 	Sessions: 1, run: runRS01}
 
 func runRS01(t *checkRun) outcome {
@@ -67,7 +68,8 @@ func runRS01(t *checkRun) outcome {
 // with that session's id and data, nor a response to its requests.
 var rs02 = Check{ID: "RS-02", Level: Must, Source: "MCP Transports §Resumability", Rule: rule.NoForeignReplay,
 	Line:     "No replay across sessions",
-	Help:     "On session A, sends the list methods and ping and a GET, collecting event ids; on session B, sends GET with Last-Event-ID set to A's first event id. Passes on a 4xx, or a stream with no event that carries one of A's ids with A's data and no response to one of A's requests. Skips when A's streams carry no event id.",
+	Sends:    "requests and a GET on session A, then a GET on session B with Last-Event-ID set to A's first event id",
+	Passes:   "a 4xx, or a stream without A's events or answers; skips when A's streams carry no event id",
 	Sessions: 2, run: runRS02}
 
 func runRS02(t *checkRun) outcome {
@@ -141,7 +143,8 @@ func runRS02(t *checkRun) outcome {
 // carries responses only when it resumes a request's stream).
 var rs03 = Check{ID: "RS-03", Level: Hardening, Source: "MCP Transports §Resumability", Rule: rule.CursorUnknown,
 	Line:     "A malformed cursor is refused or ignored",
-	Help:     "On a live session, sends GET with Last-Event-ID: x and reads for 2 s. Passes on a 4xx, or on a stream that carries no JSON-RPC response (a GET stream carries responses only when it resumes a request's stream).",
+	Sends:    "GET on a live session with Last-Event-ID: x, read for 2 s",
+	Passes:   "a 4xx, or a stream without a JSON-RPC response",
 	Sessions: 1, run: runRS03}
 
 func runRS03(t *checkRun) outcome {

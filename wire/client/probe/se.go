@@ -29,7 +29,8 @@ func (t *checkRun) sessionRequest(step string, s *session, edits ...fieldEdit) (
 // 404 (which a client takes for "session ended") and not an answer.
 var se01 = Check{ID: "SE-01", Level: Should, Source: "MCP Transports §Session 2", Rule: rule.SessionRequired,
 	Line:     "Missing session id refused",
-	Help:     "After initialize, pings without Mcp-Session-Id. Passes on 400; a 404 would tell a client its session ended.",
+	Sends:    "a session request after initialize without Mcp-Session-Id",
+	Passes:   "400",
 	Sessions: 1, run: runSE01}
 
 func runSE01(t *checkRun) outcome {
@@ -76,7 +77,8 @@ func shapedLike(id string) string {
 // SE-02: an id shaped like the server's but never issued gets 404.
 var se02 = Check{ID: "SE-02", Level: Should, Source: "MCP Transports §Session 3", Rule: rule.SessionNotFound,
 	Line:     "Unknown session id refused",
-	Help:     "Pings with an id never issued but shaped like an issued one (each letter and digit replaced by a random one of its kind), so only a lookup can tell. Passes on 404; a 2xx means the server does not validate ids.",
+	Sends:    "a session request with an id shaped like an issued one but never issued",
+	Passes:   "404",
 	Sessions: 1, run: runSE02}
 
 func runSE02(t *checkRun) outcome {
@@ -103,7 +105,8 @@ func runSE02(t *checkRun) outcome {
 // end one (405).
 var se03 = Check{ID: "SE-03", Level: Must, Source: "MCP Transports §Session 5 (MAY end, MUST 405 if not)", Rule: rule.DeleteEndsSession,
 	Line:     "DELETE ends a session",
-	Help:     "Sends DELETE on a live session. Passes on a 2xx, or on 405 (the server lets no client end sessions; SE-04 then skips). Anything else fails.",
+	Sends:    "DELETE on a live session",
+	Passes:   "a 2xx, or 405 (sessions cannot be ended; SE-04 then skips)",
 	Sessions: 1, run: runSE03}
 
 func runSE03(t *checkRun) outcome {
@@ -127,7 +130,8 @@ func runSE03(t *checkRun) outcome {
 // SE-04: an ended session stays ended, on POST and on GET.
 var se04 = Check{ID: "SE-04", Level: Must, Source: "MCP Transports §Session 3", Rule: rule.SessionNotFound,
 	Line:     "An ended session stays ended",
-	Help:     "Deletes a session, then sends ping and GET with its id. Passes when both answer 404 (a 405 on GET is accepted); a server answering DELETE 405 skips.",
+	Sends:    "a ping and a GET with the id of a deleted session",
+	Passes:   "404 to both (405 to GET accepted)",
 	Sessions: 1, run: runSE04}
 
 func runSE04(t *checkRun) outcome {
@@ -170,7 +174,8 @@ func runSE04(t *checkRun) outcome {
 // lifecycle is complete: otherwise it was refused for another reason.
 var se05 = Check{ID: "SE-05", Level: Hardening, Source: "MCP Lifecycle §Operation", Rule: rule.InitializedFirst,
 	Line:     "Lifecycle order enforced",
-	Help:     "Sends a list method the server declares between initialize and notifications/initialized, then again after it. Passes when the early one is refused and the late one served; skips when no list method is declared.",
+	Sends:    "a declared list method between initialize and notifications/initialized, then again after it",
+	Passes:   "the early request refused and the late one served; skips when no list method is declared",
 	Sessions: 1, run: runSE05}
 
 func runSE05(t *checkRun) outcome {
@@ -202,7 +207,8 @@ func runSE05(t *checkRun) outcome {
 // SE-06: a second initialize on a live session is refused.
 var se06 = Check{ID: "SE-06", Level: Hardening, Source: "MCP Lifecycle", Rule: rule.LifecycleOrder,
 	Line:     "No second initialize on a session",
-	Help:     "Sends initialize carrying a live session's id. Passes on a 4xx or a JSON-RPC error; a result (and worse, a new session) is not met.",
+	Sends:    "initialize carrying a live session's id",
+	Passes:   "a 4xx or a JSON-RPC error",
 	Sessions: 2, run: runSE06}
 
 func runSE06(t *checkRun) outcome {
@@ -228,7 +234,8 @@ func runSE06(t *checkRun) outcome {
 // principal's valid token on it gets what an unknown id gets.
 var se07 = Check{ID: "SE-07", Level: Should, Source: "MCP Security Best Practices §Session hijacking", Rule: rule.SessionBoundToUser, Needs: NeedToken | NeedToken2,
 	Line:     "A session is bound to its principal",
-	Help:     "Opens a session with -token, then sends POST, GET and DELETE on it with -token2, and pings it with -token. Passes when each foreign request gets 404 (403 noted, 405 on GET or DELETE accepted) and the session survives.",
+	Sends:    "POST, GET and DELETE with -token2 on a session opened with -token, then a ping with -token",
+	Passes:   "404 to each (403 noted, 405 to GET or DELETE accepted) and the session survives",
 	Sessions: 1, run: runSE07}
 
 func runSE07(t *checkRun) outcome {
@@ -282,7 +289,8 @@ func runSE07(t *checkRun) outcome {
 // credential.
 var se08 = Check{ID: "SE-08", Level: Must, Source: "MCP Security Best Practices (\"MUST NOT use sessions for authentication\")", Rule: rule.SessionNotCredential, Needs: NeedToken,
 	Line:     "A session is not a credential",
-	Help:     "Opens a session with the token, then pings it without Authorization. Passes on 401; a 2xx fails; another refusal is a warn (the id was not taken as a credential, but the client is not told to authenticate).",
+	Sends:    "a ping on a session opened with the token, without Authorization",
+	Passes:   "401; a 2xx fails, another refusal warns",
 	Sessions: 1, run: runSE08}
 
 func runSE08(t *checkRun) outcome {
@@ -309,7 +317,8 @@ func runSE08(t *checkRun) outcome {
 // server's memory by initializing in a loop.
 var se09 = Check{ID: "SE-09", Level: Hardening, Source: "MCP Security Best Practices (resource exhaustion)", Rule: rule.SessionCapacity,
 	Line:     "Sessions are capped or expire",
-	Help:     "Runs alone after the other checks: initializes up to 64 sessions one after another. Passes on a 503 or 429 among them, or on an answer whose header fields advertise the session's expiry.",
+	Sends:    "up to 64 initializes one after another, alone after the other checks",
+	Passes:   "a 503 or 429 among them, or an answer that advertises the session's expiry",
 	Sessions: 64, phase: phaseAlone, run: runSE09}
 
 func runSE09(t *checkRun) outcome {
