@@ -1,9 +1,11 @@
 package probe
 
 import (
+	"flag"
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -65,5 +67,28 @@ func TestEveryCheckListed(t *testing.T) {
 	slices.Sort(listed)
 	if diff := cmp.Diff(declared, listed); diff != "" {
 		t.Errorf("declared checks (-) vs the group lists (+):\n%s", diff)
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite CHECKS.md from the catalogue")
+
+// TestChecksMarkdownIsCurrent: the committed CHECKS.md is what the
+// catalogue generates (rawmcp probe -list -md); -update rewrites it.
+func TestChecksMarkdownIsCurrent(t *testing.T) {
+	var b strings.Builder
+	if err := WriteMarkdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	if *update {
+		if err := os.WriteFile("CHECKS.md", []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	committed, err := os.ReadFile("CHECKS.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(committed), b.String()); diff != "" {
+		t.Errorf("CHECKS.md is stale; regenerate it with go test ./wire/client/probe -run TestChecksMarkdownIsCurrent -update (-committed +generated):\n%s", diff)
 	}
 }
