@@ -106,12 +106,14 @@ var Groups = func() []Group {
 // last of all, so it also reads the other scan's answers.
 type phase uint8
 
+// The phases in run order, but for phaseConcurrent, the zero value, so
+// that a check names a phase only when it runs apart.
 const (
-	phaseConcurrent phase = iota
-	phasePreflight
-	phaseAlone
-	phaseScan
-	phaseEchoScan
+	phaseConcurrent phase = iota // with the others, after the preflight
+	phasePreflight               // PRE-01, first and alone
+	phaseAlone                   // one at a time, after the concurrent ones
+	phaseScan                    // scans the run's answers (EH-02)
+	phaseEchoScan                // scans the run's answers, the scan's too (EH-01)
 )
 
 // Check is one entry of the catalogue: a value, so that a caller (rawmcp
