@@ -92,3 +92,47 @@ func TestChecksMarkdownIsCurrent(t *testing.T) {
 		t.Errorf("CHECKS.md is stale; regenerate it with go test ./wire/client/probe -run TestChecksMarkdownIsCurrent -update (-committed +generated):\n%s", diff)
 	}
 }
+
+// TestNotMetCarriesEvidence: every "not met" a run function returns says
+// what was expected and what came back (outcome.with), so a report never
+// shows a failure with only prose.
+func TestNotMetCarriesEvidence(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") || name == "outcome.go" {
+			continue
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		withed := map[token.Pos]bool{}
+		var unmet []*ast.CallExpr
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
+				switch sel.Sel.Name {
+				case "with":
+					if inner, ok := sel.X.(*ast.CallExpr); ok {
+						withed[inner.Pos()] = true
+					}
+				case "unmet", "unmetAt":
+					unmet = append(unmet, call)
+				}
+			}
+			return true
+		})
+		for _, call := range unmet {
+			if !withed[call.Pos()] {
+				t.Errorf("%s: not met without .with(expected, actual)", fset.Position(call.Pos()))
+			}
+		}
+	}
+}
