@@ -219,8 +219,7 @@ func (c *conn) serveRequest() bool {
 		c.finish(&busy, req)
 		return false
 	}
-	x := exchange{c: c, srv: s, req: req, headLen: headLen, now: c.now()}
-	resp := x.handle()
+	resp := c.decide(req, headLen)
 	s.inFlight.Add(-1)
 	if resp.status == 0 {
 		return false
@@ -286,12 +285,49 @@ func (c *conn) fill() error {
 	return err
 }
 
-// readBody brings the whole body of req, whose head is headLen bytes, into
-// the buffer and returns it, first answering Expect: 100-continue with 100
-// when the body is still to come (H-P13).
-func (c *conn) readBody(headLen int, req *httpparse.Request) ([]byte, error) {
-	end := headLen + int(req.ContentLength)
-	if req.ExpectContinue && req.ContentLength > 0 && c.filled < end {
+// decide runs the receive order on req, whose head is headLen bytes: the
+// route's verdict on the head, then the body it asks for, then its verdict
+// with the body, whose SSE stream is framed here. Every read, write and
+// log line is the connection's; the route only decides. A zero status
+// means no answer: the peer cut the body short.
+func (c *conn) decide(req *httpparse.Request, headLen int) response {
+	s := c.srv
+	now := c.now()
+	h := s.route.decideHead(req)
+	if h.answer.status != 0 {
+		return h.answer
+	}
+	body, err := c.readBody(headLen, h.bodyLen, h.sendContinue)
+	if err != nil {
+		// Step 7: a body that does not arrive in time is 408; one cut
+		// short by the peer is an incomplete message (H-33) and gets no
+		// answer.
+		if isTimeout(err) {
+			return refuse(408, rule.ReadDeadline)
+		}
+		return response{}
+	}
+	d := s.route.decide(req, h.next, body, now)
+	if d.opened.id != "" {
+		s.sessionOpened(c.id, d.opened.id, d.opened.by)
+	}
+	if d.stream.kind != streamNone {
+		framed, err := appendStream(c.space.event[:0], &d.stream)
+		if err != nil {
+			return refuse(500, rule.InternalError)
+		}
+		c.space.event = framed
+		d.answer.body = framed
+	}
+	return d.answer
+}
+
+// readBody brings the body, n bytes after a head of headLen bytes, into
+// the buffer and returns it, first answering 100 Continue if sendContinue
+// and the body is still to come (H-P13).
+func (c *conn) readBody(headLen, n int, sendContinue bool) ([]byte, error) {
+	end := headLen + n
+	if sendContinue && c.filled < end {
 		if err := c.write(continueResponse); err != nil {
 			return nil, err
 		}
@@ -324,18 +360,11 @@ func isTimeout(err error) bool {
 	return errors.As(err, &ne) && ne.Timeout()
 }
 
-// finish writes resp and reports whether the connection stays open. Error
-// answers close the connection (T-P14) and get their constant body here,
-// so no caller can forget either or put request bytes into one.
+// finish writes resp, sealed, and reports whether the connection stays
+// open.
 func (c *conn) finish(resp *response, req *httpparse.Request) bool {
 	s := c.srv
-	if resp.status >= 400 {
-		resp.close = true
-		if resp.body == nil {
-			resp.contentType = contentTypeJSON
-			resp.body = errorBody(resp.status, resp.code())
-		}
-	}
+	seal(resp)
 	c.takeSpace() // a connection refused over MaxConns has none yet
 	// The HEAD flag is set after the H-P10 guard, so a 500 that replaces
 	// an answer to HEAD carries no body either.

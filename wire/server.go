@@ -100,7 +100,7 @@ func NewConfig(p *policy.Policy, t *state.Table) Config {
 // Server answers HTTP/1.1 on connections handed to Serve.
 type Server struct {
 	cfg      Config
-	mcp      mcp.Handler
+	route    router
 	dates    dateCache
 	spaces   sync.Pool // *requestSpace, taken when a request begins
 	inFlight atomic.Int64
@@ -136,8 +136,13 @@ func NewServer(cfg Config) (*Server, error) {
 		return nil, errors.New("wire: IdleTimeout must exceed SSERetry, or polling clients race the idle close")
 	}
 	s := &Server{
-		cfg:      cfg,
-		mcp:      mcp.Handler{Table: cfg.Sessions, ServerName: ServerName, ServerVersion: ServerVersion},
+		cfg: cfg,
+		route: router{
+			policy:   cfg.Policy,
+			sessions: cfg.Sessions,
+			mcp:      mcp.Handler{Table: cfg.Sessions, ServerName: ServerName, ServerVersion: ServerVersion},
+			sseRetry: cfg.SSERetry,
+		},
 		active:   make(map[*conn]struct{}),
 		shutdown: make(chan struct{}),
 	}
