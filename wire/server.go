@@ -251,7 +251,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 			s.ln.Close()
 		}
 		for c := range s.active {
-			c.wakeIfIdle()
+			c.sock.wake()
 		}
 	}
 	s.mu.Unlock()
@@ -263,7 +263,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	case <-ctx.Done():
 		s.mu.Lock()
 		for c := range s.active {
-			c.nc.Close()
+			c.sock.nc.Close()
 		}
 		s.mu.Unlock()
 		<-done
