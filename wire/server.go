@@ -207,7 +207,9 @@ func acceptRetryable(err error) bool {
 }
 
 // ServeConn serves one already-accepted connection on a new goroutine.
-// Tests and the whole-server fuzz target feed in-memory connections here.
+// Tests feed in-memory connections here, and the whole-server fuzz target
+// one end of a socket pair: a net.Conn that implements syscall.Conn gets
+// the socket fast path, as TCP does (socket.go).
 func (s *Server) ServeConn(nc net.Conn) {
 	c := newConn(s, nc)
 	s.mu.Lock()
