@@ -163,6 +163,8 @@ func (r *router) decide(req *httpparse.Request, next target, body []byte, now ti
 	case targetDELETE:
 		return decision{answer: x.delete()}
 	}
+	// The Protected Resource Metadata document, at both well-known paths
+	// its body was read and is ignored.
 	return decision{answer: response{status: 200, contentType: contentTypeJSON, body: r.policy.Metadata(), rule: rule.MetadataServed}}
 }
 

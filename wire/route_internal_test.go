@@ -72,7 +72,7 @@ type headVerdict struct {
 
 var answerNow = headVerdict{}
 
-func readBody(n int, sendContinue bool) headVerdict {
+func readsBody(n int, sendContinue bool) headVerdict {
 	return headVerdict{ReadBody: true, BodyLen: n, SendContinue: sendContinue}
 }
 
@@ -94,9 +94,9 @@ type routed struct {
 	opened string
 }
 
-// route walks raw through the route as conn does, and returns what it
+// walkRoute walks raw through the route as conn does, and returns what it
 // decided, reading back the headers the case names.
-func route(t *testing.T, s *Server, raw string, headers map[string]string) routed {
+func walkRoute(t *testing.T, s *Server, raw string, headers map[string]string) routed {
 	t.Helper()
 	var req httpparse.Request
 	headLen, err := httpparse.Parse([]byte(raw), 0, s.cfg.Limits, &req)
@@ -171,12 +171,12 @@ func routeError(code int, message string) string {
 // route and returns its id.
 func openRouteSession(t *testing.T, s *Server) string {
 	t.Helper()
-	r := route(t, s, request("POST", "/mcp", routeInitialize(), routeAccept, routeJSON, routeAuth), map[string]string{"Mcp-Session-Id": ""})
+	r := walkRoute(t, s, request("POST", "/mcp", routeInitialize(), routeAccept, routeJSON, routeAuth), map[string]string{"Mcp-Session-Id": ""})
 	sid := r.answer.Headers["Mcp-Session-Id"]
 	if r.answer.Status != 200 || sid == "" || r.opened != sid {
 		t.Fatalf("initialize: %d, session %q, opened %q", r.answer.Status, sid, r.opened)
 	}
-	r = route(t, s, request("POST", "/mcp", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, routeAccept, routeJSON, routeAuth, "Mcp-Session-Id: "+sid, routeVersion), nil)
+	r = walkRoute(t, s, request("POST", "/mcp", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, routeAccept, routeJSON, routeAuth, "Mcp-Session-Id: "+sid, routeVersion), nil)
 	if r.answer.Status != 202 {
 		t.Fatalf("notifications/initialized: %d", r.answer.Status)
 	}
@@ -228,7 +228,7 @@ func TestRouteReceiveOrder(t *testing.T) {
 			answerNow, finalAnswer{400, rule.MetadataPublic, closeOnly(), routeError(-32000, "Bad Request")}},
 		{"A-23/the metadata document reads its body, then is served",
 			func(string) string { return request("GET", pathMetadata, "ignored") },
-			readBody(7, false), finalAnswer{200, rule.MetadataServed, map[string]string{"Content-Type": contentTypeJSON, "Connection": ""},
+			readsBody(7, false), finalAnswer{200, rule.MetadataServed, map[string]string{"Content-Type": contentTypeJSON, "Connection": ""},
 				`{"resource":"` + routeCanonical + `","authorization_servers":["https://as.example"],"scopes_supported":["mcp:connect","resources:read"],"bearer_methods_supported":["header"],"resource_name":"rawmcp"}`}},
 		{"T-P02/a POST that does not accept both types is 406",
 			func(string) string {
@@ -252,40 +252,40 @@ func TestRouteReceiveOrder(t *testing.T) {
 			func(string) string {
 				return request("POST", "/mcp", routePing, routeAccept, routeJSON, routeAuth, "Expect: 100-continue")
 			},
-			readBody(len(routePing), true), finalAnswer{200, rule.PingAnswered, map[string]string{"Content-Type": contentTypeJSON, "Connection": ""}, routePingJSON}},
+			readsBody(len(routePing), true), finalAnswer{200, rule.PingAnswered, map[string]string{"Content-Type": contentTypeJSON, "Connection": ""}, routePingJSON}},
 		{"H-P13/Expect 100-continue with an empty body sends no 100",
 			func(string) string {
 				return request("POST", "/mcp", "", routeAccept, routeJSON, routeAuth, "Expect: 100-continue", "Content-Length: 0")
 			},
-			readBody(0, false), finalAnswer{400, rule.StrictJSON, closeOnly(), routeError(-32700, "Parse error")}},
+			readsBody(0, false), finalAnswer{400, rule.StrictJSON, closeOnly(), routeError(-32700, "Parse error")}},
 		{"T-P13/a body that is not strict JSON is -32700",
 			func(string) string {
 				return request("POST", "/mcp", `{"jsonrpc":"2.0",}`, routeAccept, routeJSON, routeAuth)
 			},
-			readBody(18, false), finalAnswer{400, rule.StrictJSON, closeOnly(), routeError(-32700, "Parse error")}},
+			readsBody(18, false), finalAnswer{400, rule.StrictJSON, closeOnly(), routeError(-32700, "Parse error")}},
 		{"A-08/a POST without a token is 401 with a challenge, after the body",
 			func(string) string { return request("POST", "/mcp", routePing, routeAccept, routeJSON) },
-			readBody(len(routePing), false), finalAnswer{401, rule.NoCredentials,
+			readsBody(len(routePing), false), finalAnswer{401, rule.NoCredentials,
 				map[string]string{"Connection": "close", "WWW-Authenticate": `Bearer resource_metadata="http://127.0.0.1:8080/.well-known/oauth-protected-resource/mcp", scope="mcp:connect"`},
 				routeError(-32000, "Unauthorized")}},
 		{"T-59/a ping before any session is answered",
 			func(string) string { return request("POST", "/mcp", routePing, routeAccept, routeJSON, routeAuth) },
-			readBody(len(routePing), false), finalAnswer{200, rule.PingAnswered, map[string]string{"Mcp-Session-Id": "", "Connection": ""}, routePingJSON}},
+			readsBody(len(routePing), false), finalAnswer{200, rule.PingAnswered, map[string]string{"Mcp-Session-Id": "", "Connection": ""}, routePingJSON}},
 		{"T-P08/a ping on a session without MCP-Protocol-Version is 400",
 			func(sid string) string {
 				return request("POST", "/mcp", routePing, routeAccept, routeJSON, routeAuth, "Mcp-Session-Id: "+sid)
 			},
-			readBody(len(routePing), false), finalAnswer{400, rule.VersionRequired, closeOnly(), routeError(-32000, "Bad Request")}},
+			readsBody(len(routePing), false), finalAnswer{400, rule.VersionRequired, closeOnly(), routeError(-32000, "Bad Request")}},
 		{"T-43/a well-formed session id never issued is 404",
 			func(sid string) string {
 				return request("POST", "/mcp", routePing, routeAccept, routeJSON, routeAuth, "Mcp-Session-Id: "+strings.Repeat("A", len(sid)), routeVersion)
 			},
-			readBody(len(routePing), false), finalAnswer{404, rule.SessionNotFound, closeOnly(), routeError(-32001, "Session not found")}},
+			readsBody(len(routePing), false), finalAnswer{404, rule.SessionNotFound, closeOnly(), routeError(-32001, "Session not found")}},
 		{"T-25/GET answers the stream: a priming event with the retry",
 			func(sid string) string {
 				return request("GET", "/mcp", "", "Accept: text/event-stream", routeAuth, "Mcp-Session-Id: "+sid, routeVersion)
 			},
-			readBody(0, false), finalAnswer{200, rule.GetStream, map[string]string{"Content-Type": contentTypeSSE, "Connection": ""}, anyEvents}},
+			readsBody(0, false), finalAnswer{200, rule.GetStream, map[string]string{"Content-Type": contentTypeSSE, "Connection": ""}, anyEvents}},
 		{"T-P02/a GET that does not accept text/event-stream is 406",
 			func(sid string) string {
 				return request("GET", "/mcp", "", "Accept: application/json", routeAuth, "Mcp-Session-Id: "+sid, routeVersion)
@@ -295,20 +295,20 @@ func TestRouteReceiveOrder(t *testing.T) {
 			func(sid string) string {
 				return request("GET", "/mcp", "", "Accept: text/event-stream", routeAuth, "Mcp-Session-Id: "+sid, routeVersion, "Last-Event-ID: a b")
 			},
-			readBody(0, false), finalAnswer{400, rule.EventIDSyntax, closeOnly(), routeError(-32000, "Bad Request")}},
+			readsBody(0, false), finalAnswer{400, rule.EventIDSyntax, closeOnly(), routeError(-32000, "Bad Request")}},
 		{"T-42/DELETE without a session id is 400",
 			func(string) string { return request("DELETE", "/mcp", "", routeAuth, routeVersion) },
-			readBody(0, false), finalAnswer{400, rule.SessionRequired, closeOnly(), routeError(-32000, "Bad Request")}},
+			readsBody(0, false), finalAnswer{400, rule.SessionRequired, closeOnly(), routeError(-32000, "Bad Request")}},
 		{"T-45/DELETE reads its body, then ends the session",
 			func(sid string) string {
 				return request("DELETE", "/mcp", "xyz", routeAuth, "Mcp-Session-Id: "+sid, routeVersion)
 			},
-			readBody(3, false), finalAnswer{204, rule.DeleteEndsSession, map[string]string{"Content-Length": "", "Connection": ""}, ""}},
+			readsBody(3, false), finalAnswer{204, rule.DeleteEndsSession, map[string]string{"Content-Length": "", "Connection": ""}, ""}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newRouteServer(t)
 			sid := openRouteSession(t, s)
-			got := route(t, s, tc.raw(sid), tc.want.Headers)
+			got := walkRoute(t, s, tc.raw(sid), tc.want.Headers)
 			if tc.want.Body == anyEvents {
 				if !strings.HasPrefix(got.answer.Body, "id: ") || !strings.Contains(got.answer.Body, "\nretry: 2000\n") {
 					t.Errorf("body %q is not a priming event with retry 2000", got.answer.Body)
