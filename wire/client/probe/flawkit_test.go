@@ -3,7 +3,6 @@ package probe_test
 import (
 	"bytes"
 	"encoding/json"
-	"regexp"
 	"strconv"
 	"sync"
 	"time"
@@ -61,8 +60,6 @@ func result(body []byte) string {
 // served is a 200 answering the request body with an empty result.
 func served(body []byte) []byte { return answer("200 OK", "application/json", result(body)) }
 
-var contentLength = regexp.MustCompile(`(?mi)^Content-Length: *\d+\r$`)
-
 // withBody changes an answer's body and its Content-Length to match.
 func withBody(answer []byte, change func(body []byte) []byte) []byte {
 	head, body, ok := bytes.Cut(answer, []byte("\r\n\r\n"))
@@ -70,8 +67,13 @@ func withBody(answer []byte, change func(body []byte) []byte) []byte {
 		return answer
 	}
 	body = change(body)
-	head = contentLength.ReplaceAll(head, []byte("Content-Length: "+strconv.Itoa(len(body))+"\r"))
-	return append(append(head, "\r\n\r\n"...), body...)
+	lines := bytes.Split(head, []byte("\r\n"))
+	for i, line := range lines {
+		if n, _, _ := bytes.Cut(line, []byte(":")); bytes.EqualFold(n, []byte("Content-Length")) {
+			lines[i] = []byte("Content-Length: " + strconv.Itoa(len(body)))
+		}
+	}
+	return append(append(bytes.Join(lines, []byte("\r\n")), "\r\n\r\n"...), body...)
 }
 
 // field is the value of an answer's header field name, "" if none.

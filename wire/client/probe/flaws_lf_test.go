@@ -12,7 +12,7 @@ import (
 )
 
 var lfFlaws = []flawCase{
-	{check: "LF-01", name: "an 8 MiB body is read and served", want: probe.Fail,
+	{check: "LF-01", name: "an 8 MiB body is read and served", want: probe.Fail, says: "read and served an 8 MiB body",
 		flaw: flaw{raw: func(_ *flawProxy, nc net.Conn, pending []byte) bool {
 			head, body, ok := bytes.Cut(pending, []byte("\r\n\r\n"))
 			n, _ := strconv.Atoi(field(append(head, "\r\n\r\n"...), "Content-Length"))
@@ -30,8 +30,8 @@ var lfFlaws = []flawCase{
 			nc.Write(served([]byte(`{"id":` + string(id[1]) + `}`)))
 			return true
 		}}},
-	{check: "LF-02", name: "CL+TE is framed by TE and the connection kept", want: probe.Fail, flaw: flaw{dechunk: true}},
-	{check: "LF-03", name: "conflicting Content-Length answered 400 and the connection kept", want: probe.Fail,
+	{check: "LF-02", name: "CL+TE is framed by TE and the connection kept", want: probe.Fail, says: "answered the request smuggled behind the body", flaw: flaw{dechunk: true}},
+	{check: "LF-03", name: "conflicting Content-Length answered 400 and the connection kept", want: probe.Fail, says: "answered 400 but kept the connection open",
 		flaw: flaw{raw: func(_ *flawProxy, nc net.Conn, pending []byte) bool {
 			head, _, _ := bytes.Cut(pending, []byte("\r\n\r\n"))
 			if bytes.Count(bytes.ToLower(head), []byte("\r\ncontent-length:")) < 2 {
@@ -41,7 +41,7 @@ var lfFlaws = []flawCase{
 			holdOpen(nc)
 			return true
 		}}},
-	{check: "LF-04", name: "a folded header line is unfolded and served", want: probe.Fail,
+	{check: "LF-04", name: "a folded header line is unfolded and served", want: probe.Fail, says: "the folded line was taken as part of the header",
 		flaw: flaw{raw: func(p *flawProxy, nc net.Conn, pending []byte) bool {
 			if !bytes.Contains(pending, []byte("\r\n ")) {
 				return false
@@ -49,7 +49,7 @@ var lfFlaws = []flawCase{
 			p.pipe(nc, bytes.ReplaceAll(pending, []byte("\r\n "), []byte(" ")))
 			return true
 		}}},
-	{check: "LF-05", name: "bare LF line ends are served", want: probe.Warn, // RFC 9112 allows it
+	{check: "LF-05", name: "bare LF line ends are served", want: probe.Warn, says: "with bare LF line ends", // RFC 9112 allows it
 		flaw: flaw{raw: func(p *flawProxy, nc net.Conn, pending []byte) bool {
 			if !bytes.Contains(pending, []byte("\n")) || bytes.Contains(pending, []byte("\r\n")) {
 				return false
@@ -57,7 +57,7 @@ var lfFlaws = []flawCase{
 			p.pipe(nc, bytes.ReplaceAll(pending, []byte("\n"), []byte("\r\n")))
 			return true
 		}}},
-	{check: "LF-06", name: "200 header fields are served", want: probe.Fail,
+	{check: "LF-06", name: "200 header fields are served", want: probe.Fail, says: "200 header fields: answered 200",
 		flaw: flaw{request: func(_ *flawProxy, r *proxied) []byte {
 			if len(r.header) > 100 {
 				var kept [][2]string
@@ -70,7 +70,7 @@ var lfFlaws = []flawCase{
 			}
 			return nil
 		}}},
-	{check: "LF-07", name: "a slow head is waited for without end", want: probe.Fail,
+	{check: "LF-07", name: "a slow head is waited for without end", want: probe.Fail, says: "still open after 10s",
 		flaw: flaw{raw: func(_ *flawProxy, nc net.Conn, pending []byte) bool {
 			if bytes.Contains(pending, []byte("\n")) || len(pending) > 16<<10 {
 				return false
@@ -78,7 +78,7 @@ var lfFlaws = []flawCase{
 			holdOpen(nc)
 			return true
 		}}},
-	{check: "LF-08", name: "the body of a refused POST is read as the next request", want: probe.Fail,
+	{check: "LF-08", name: "the body of a refused POST is read as the next request", want: probe.Fail, says: "then answered the request inside the unread body",
 		flaw: flaw{response: func(p *flawProxy, r *proxied, ans []byte) []byte {
 			if r.method == "POST" && r.get("Accept") == "text/html" && bytes.HasPrefix(r.body, []byte("GET ")) {
 				return append(withoutField(ans, "Connection"), p.forward(r.body)...)

@@ -12,7 +12,7 @@ import (
 )
 
 var preFlaws = []flawCase{
-	{check: "PRE-01", name: "the InitializeResult has no serverInfo.version", want: probe.Error,
+	{check: "PRE-01", name: "the InitializeResult has no serverInfo.version", want: probe.Error, says: "not an InitializeResult",
 		flaw: flaw{response: func(_ *flawProxy, r *proxied, answer []byte) []byte {
 			if !bytes.Contains(r.body, []byte(`"method":"initialize"`)) {
 				return answer
@@ -23,7 +23,7 @@ var preFlaws = []flawCase{
 		}}},
 	// Steps of 2^39 count up (below PRE-02's 2^40) yet change a dozen
 	// digits, so SE-02's forgery never lands on an issued id.
-	{check: "PRE-02", name: "session ids count up", want: probe.Fail,
+	{check: "PRE-02", name: "session ids count up", want: probe.Fail, says: "below 64",
 		flaw: sessionIDs(func(n int) string { return strconv.FormatInt(1e15+int64(n)<<39, 10) }, nil)},
 }
 

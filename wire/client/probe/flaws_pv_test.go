@@ -18,9 +18,9 @@ func acceptsVersion(value string) flaw {
 }
 
 var pvFlaws = []flawCase{
-	{check: "PV-01", name: "a past protocol version is accepted", want: probe.Fail, flaw: acceptsVersion("1999-01-01")},
-	{check: "PV-02", name: "a future protocol version is accepted", want: probe.Fail, flaw: acceptsVersion("9999-01-01")},
-	{check: "PV-03", name: "a malformed protocol version is accepted", want: probe.Fail, flaw: acceptsVersion("garbage")},
+	{check: "PV-01", name: "a past protocol version is accepted", want: probe.Fail, says: "with a result for MCP-Protocol-Version: 1999-01-01", flaw: acceptsVersion("1999-01-01")},
+	{check: "PV-02", name: "a future protocol version is accepted", want: probe.Fail, says: "POST answered 200, GET answered 200 and DELETE answered 204, not 400", flaw: acceptsVersion("9999-01-01")},
+	{check: "PV-03", name: "a malformed protocol version is accepted", want: probe.Fail, says: "with a result for MCP-Protocol-Version: garbage", flaw: acceptsVersion("garbage")},
 	// PV-04 is informational: no answer is wrong, so the flaw shows in
 	// what the check reports, not in its verdict.
 	{check: "PV-04", name: "a missing version header is served as a default", want: probe.Info, says: "the server assumed a version",
@@ -30,7 +30,7 @@ var pvFlaws = []flawCase{
 			}
 			return nil
 		}}},
-	{check: "PV-05", name: "an unsupported proposal is echoed as the version", want: probe.Fail,
+	{check: "PV-05", name: "an unsupported proposal is echoed as the version", want: probe.Fail, says: "echoed 2099-01-01",
 		flaw: flaw{response: func(_ *flawProxy, r *proxied, ans []byte) []byte {
 			if !bytes.Contains(r.body, []byte(`"protocolVersion":"2099-01-01"`)) {
 				return ans

@@ -10,15 +10,15 @@ import (
 var rsFlaws = []flawCase{
 	// Without a length the body ends at the close, and the proxy keeps
 	// the connection: the stream stays open after its response.
-	{check: "RS-01", name: "a POST stream stays open after its response", want: probe.Warn,
+	{check: "RS-01", name: "a POST stream stays open after its response", want: probe.Warn, says: "the stream was still open",
 		flaw: flaw{response: func(_ *flawProxy, r *proxied, ans []byte) []byte {
 			if r.method == "POST" && field(ans, "Content-Type") == "text/event-stream" {
 				return withoutField(ans, "Content-Length")
 			}
 			return ans
 		}}},
-	{check: "RS-02", name: "any session's event id replays its stream", want: probe.Fail, flaw: replaysAnyStream()},
-	{check: "RS-03", name: "a malformed cursor replays a response", want: probe.Fail,
+	{check: "RS-02", name: "any session's event id replays its stream", want: probe.Fail, says: "replayed 1 event of session A's", flaw: replaysAnyStream()},
+	{check: "RS-03", name: "a malformed cursor replays a response", want: probe.Fail, says: "replayed a JSON-RPC response",
 		flaw: flaw{request: func(_ *flawProxy, r *proxied) []byte {
 			if r.method == "GET" && r.get("Last-Event-ID") == "x" {
 				return answer("200 OK", "text/event-stream", "id: 1\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n")

@@ -12,7 +12,7 @@ import (
 var mcpGoID = regexp.MustCompile(`^mcp-session-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
 
 var seFlaws = []flawCase{
-	{check: "SE-01", name: "a request without a session id is served", want: probe.Warn,
+	{check: "SE-01", name: "a request without a session id is served", want: probe.Warn, says: "with a result without a session id",
 		flaw: flaw{request: func(_ *flawProxy, r *proxied) []byte {
 			// After initialize: the version header is there, the id is not.
 			if r.method == "POST" && r.get("Mcp-Session-Id") == "" && r.get("MCP-Protocol-Version") != "" {
@@ -22,9 +22,9 @@ var seFlaws = []flawCase{
 		}}},
 	// mcp-go v1.2.1: ids are mcp-session-<uuid>, checked by format, never
 	// looked up. An id that keeps the prefix and the hex is served.
-	{check: "SE-02", name: "a well-formed id is served without a lookup (mcp-go)", want: probe.Warn,
+	{check: "SE-02", name: "a well-formed id is served without a lookup (mcp-go)", want: probe.Warn, says: "does not validate session ids",
 		flaw: sessionIDs(func(int) string { return "mcp-session-" + uuid4() }, mcpGoID.MatchString)},
-	{check: "SE-03", name: "DELETE ends the session but answers 400", want: probe.Fail,
+	{check: "SE-03", name: "DELETE ends the session but answers 400", want: probe.Fail, says: "answered 400: DELETE ends the session",
 		also: map[string]probe.Verdict{"SE-04": probe.Error}, // it needs a DELETE that says it worked
 		flaw: flaw{response: func(_ *flawProxy, r *proxied, ans []byte) []byte {
 			if r.method == "DELETE" && isStatus(ans, "2") {
@@ -32,8 +32,8 @@ var seFlaws = []flawCase{
 			}
 			return ans
 		}}},
-	{check: "SE-04", name: "a deleted session is still served", want: probe.Fail, flaw: flaw{request: serveDeleted}},
-	{check: "SE-05", name: "requests before notifications/initialized are served", want: probe.Fail,
+	{check: "SE-04", name: "a deleted session is still served", want: probe.Fail, says: "after DELETE, POST answered 200", flaw: flaw{request: serveDeleted}},
+	{check: "SE-05", name: "requests before notifications/initialized are served", want: probe.Fail, says: "before notifications/initialized",
 		flaw: flaw{request: func(p *flawProxy, r *proxied) []byte {
 			// The server completes the lifecycle itself on the first
 			// request of a session that skipped it.
@@ -53,7 +53,7 @@ var seFlaws = []flawCase{
 			}
 			return nil
 		}}},
-	{check: "SE-06", name: "initialize on a live session opens another", want: probe.Fail,
+	{check: "SE-06", name: "initialize on a live session opens another", want: probe.Fail, says: "opened another session",
 		flaw: flaw{request: func(_ *flawProxy, r *proxied) []byte {
 			if r.method == "POST" && r.get("Mcp-Session-Id") != "" && bytes.Contains(r.body, []byte(`"method":"initialize"`)) {
 				r.drop("Mcp-Session-Id")
@@ -61,21 +61,21 @@ var seFlaws = []flawCase{
 			}
 			return nil
 		}}},
-	{check: "SE-07", name: "a session serves another principal", want: probe.Warn,
+	{check: "SE-07", name: "a session serves another principal", want: probe.Warn, says: "the second principal's POST was served",
 		flaw: flaw{request: func(_ *flawProxy, r *proxied) []byte {
 			if r.get("Authorization") == "Bearer "+bob {
 				r.set("Authorization", "Bearer "+alice)
 			}
 			return nil
 		}}},
-	{check: "SE-08", name: "a session id without a token is served", want: probe.Fail,
+	{check: "SE-08", name: "a session id without a token is served", want: probe.Fail, says: "the session id alone was taken as proof of identity",
 		flaw: flaw{request: func(_ *flawProxy, r *proxied) []byte {
 			if r.method == "POST" && r.get("Mcp-Session-Id") != "" && r.get("Authorization") == "" {
 				r.set("Authorization", "Bearer "+alice)
 			}
 			return nil
 		}}},
-	{check: "SE-09", name: "sessions have no cap", want: probe.Fail, flaw: uncapped()},
+	{check: "SE-09", name: "sessions have no cap", want: probe.Fail, says: "none refused, no expiry advertised", flaw: uncapped()},
 }
 
 // uncapped is a server that opens every session it is asked for: where

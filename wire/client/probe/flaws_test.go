@@ -27,8 +27,9 @@ type flawCase struct {
 	// cannot keep their verdict (SE-04 needs a DELETE that works), with
 	// the verdict each must get instead.
 	also map[string]probe.Verdict
-	// says is what the reason must contain, for a check whose verdict
-	// a flaw cannot change (PV-04 is informational).
+	// says is what the check's reason must contain: it noticed this
+	// flaw, not another (and for PV-04, which is informational and never
+	// changes verdict, it is the only evidence).
 	says string
 }
 
@@ -123,6 +124,9 @@ func TestEveryCheckHasAFlaw(t *testing.T) {
 	}
 	covered := map[string]bool{}
 	for _, fc := range allFlaws() {
+		if fc.says == "" {
+			t.Errorf("flaw %q says nothing: name what %s's reason must contain", fc.name, fc.check)
+		}
 		if !catalogue[fc.check] {
 			t.Errorf("flaw %q names %q, which is no check of the catalogue", fc.name, fc.check)
 		}
