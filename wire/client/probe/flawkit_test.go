@@ -101,6 +101,12 @@ func withoutField(answer []byte, name string) []byte {
 	return append(append(bytes.Join(out, []byte("\r\n")), "\r\n\r\n"...), body...)
 }
 
+// withField adds the header field name: value to an answer.
+func withField(answer []byte, name, value string) []byte {
+	line, rest, _ := bytes.Cut(answer, []byte("\r\n"))
+	return []byte(string(line) + "\r\n" + name + ": " + value + "\r\n" + string(rest))
+}
+
 func isStatus(answer []byte, code string) bool {
 	return bytes.HasPrefix(answer, []byte("HTTP/1.1 "+code))
 }

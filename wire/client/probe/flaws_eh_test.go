@@ -13,8 +13,7 @@ var ehFlaws = []flawCase{
 			if auth == "" {
 				return ans
 			}
-			line, rest, _ := bytes.Cut(ans, []byte("\r\n"))
-			return []byte(string(line) + "\r\nX-Debug-Authorization: " + auth + "\r\n" + string(rest))
+			return withField(ans, "X-Debug-Authorization", auth)
 		}}},
 	{check: "EH-02", name: "error answers are HTML", want: probe.Fail, says: "401 is HTML",
 		flaw: flaw{response: func(_ *flawProxy, _ *proxied, ans []byte) []byte {

@@ -11,23 +11,21 @@ import (
 	"rawmcp/wire/client/probe"
 )
 
+// requestID is the id at the start of a JSON-RPC request body.
+var requestID = regexp.MustCompile(`^\{"jsonrpc":"2.0","id":(\d+)`)
+
 var lfFlaws = []flawCase{
 	{check: "LF-01", name: "an 8 MiB body is read and served", want: probe.Fail, says: "read and served an 8 MiB body",
 		flaw: flaw{raw: func(_ *flawProxy, nc net.Conn, pending []byte) bool {
-			head, body, ok := bytes.Cut(pending, []byte("\r\n\r\n"))
-			n, _ := strconv.Atoi(field(append(head, "\r\n\r\n"...), "Content-Length"))
+			_, body, ok := bytes.Cut(pending, []byte("\r\n\r\n"))
+			n, _ := strconv.Atoi(field(pending, "Content-Length"))
 			if !ok || n <= 1<<20 {
 				return false
 			}
-			prefix := append([]byte(nil), body[:min(len(body), 64)]...)
-			if !readBody(nc, n-len(body)) {
-				return true
+			id := requestID.FindSubmatch(body)
+			if readBody(nc, n-len(body)) && id != nil {
+				nc.Write(served([]byte(`{"id":` + string(id[1]) + `}`)))
 			}
-			id := regexp.MustCompile(`"id":(\d+)`).FindSubmatch(prefix)
-			if id == nil {
-				return true
-			}
-			nc.Write(served([]byte(`{"id":` + string(id[1]) + `}`)))
 			return true
 		}}},
 	{check: "LF-02", name: "CL+TE is framed by TE and the connection kept", want: probe.Fail, says: "answered the request smuggled behind the body", flaw: flaw{dechunk: true}},

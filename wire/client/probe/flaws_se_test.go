@@ -103,7 +103,7 @@ func uncapped() flaw {
 			}
 			json.Unmarshal(r.body, &req)
 			body := `{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":{"protocolVersion":"2025-11-25","capabilities":{"resources":{}},"serverInfo":{"name":"rawmcp","version":"0.1.0"}}}`
-			return append([]byte("HTTP/1.1 200 OK\r\nMcp-Session-Id: "+id+"\r\n"), answer("200 OK", "application/json", body)[len("HTTP/1.1 200 OK\r\n"):]...)
+			return withField(answer("200 OK", "application/json", body), "Mcp-Session-Id", id)
 		},
 	}
 }
