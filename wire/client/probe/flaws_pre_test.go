@@ -21,10 +21,11 @@ var preFlaws = []flawCase{
 				return bytes.Replace(body, []byte(`"serverInfo":{"name":"rawmcp","version":"0.1.0"}`), []byte(`"serverInfo":{"name":"rawmcp"}`), 1)
 			})
 		}}},
-	// Steps of 2^39 count up (below PRE-02's 2^40) yet change a dozen
+	// Steps of 2^33 count up (below PRE-02's 2^40, even with a hundred
+	// sessions of other checks between two of its own) yet change ten
 	// digits, so SE-02's forgery never lands on an issued id.
-	{check: "PRE-02", name: "session ids count up", want: probe.Fail, says: "below 64",
-		flaw: sessionIDs(func(n int) string { return strconv.FormatInt(1e15+int64(n)<<39, 10) }, nil)},
+	{check: "PRE-02", name: "session ids count up", want: probe.Fail, says: "count up as numbers",
+		flaw: sessionIDs(func(n int) string { return strconv.FormatInt(1e15+int64(n)<<33, 10) }, nil)},
 }
 
 // sessionIDs is a server that issues its own session ids, issue(n) for
