@@ -82,6 +82,9 @@ func TestEachFlawFailsItsCheck(t *testing.T) {
 	for i, tt := range cases {
 		t.Run(tt.check+"/"+tt.name, func(t *testing.T) {
 			rep, err := reports[i], errs[i]
+			if rep == nil {
+				t.Fatalf("Run: %v", err)
+			}
 			want := rawmcpVerdicts()
 			if tt.check == "PRE-01" {
 				// The preflight gates the run: a target that fails it is
