@@ -30,10 +30,9 @@ type flawProxy struct {
 	ln       net.Listener
 	upstream string // the server's authority
 	flaw     flaw
-	// rewrites are what the client sends → what the server sees, the
-	// longer forms first, applied to requests and, the other way round,
-	// to answers.
-	rewrites [][2]string
+	// toServer and toCaller are the rewrites of requests and of answers,
+	// old → new, the longer forms first.
+	toServer, toCaller [][2]string
 
 	mu      sync.Mutex
 	deleted map[string]bool // sessions a DELETE ended, for serveDeleted
@@ -120,7 +119,7 @@ func startProxy(t *testing.T, upstream string, f flaw) string {
 		t.Fatal("no proxy port of the server's port length")
 	}
 	p := &flawProxy{ln: ln, upstream: upstream, flaw: f, deleted: map[string]bool{},
-		rewrites: [][2]string{{ln.Addr().String(), upstream}}}
+		toServer: [][2]string{{ln.Addr().String(), upstream}}, toCaller: [][2]string{{upstream, ln.Addr().String()}}}
 	p.start(t)
 	return ln.Addr().String()
 }
@@ -141,16 +140,13 @@ func (p *flawProxy) start(t *testing.T) {
 	t.Cleanup(func() { ln.Close(); wg.Wait() })
 }
 
-func (p *flawProxy) toUpstream(b []byte) []byte {
-	for _, r := range p.rewrites {
-		b = bytes.ReplaceAll(b, []byte(r[0]), []byte(r[1]))
-	}
-	return b
-}
+func (p *flawProxy) toUpstream(b []byte) []byte { return rewrite(b, p.toServer) }
 
-func (p *flawProxy) toClient(b []byte) []byte {
-	for _, r := range p.rewrites {
-		b = bytes.ReplaceAll(b, []byte(r[1]), []byte(r[0]))
+func (p *flawProxy) toClient(b []byte) []byte { return rewrite(b, p.toCaller) }
+
+func rewrite(b []byte, pairs [][2]string) []byte {
+	for _, r := range pairs {
+		b = bytes.ReplaceAll(b, []byte(r[0]), []byte(r[1]))
 	}
 	return b
 }

@@ -93,10 +93,12 @@ func (pki *testPKI) leaf(t *testing.T, dnsName string, notAfter time.Time) tls.C
 //
 // rawmcp allows only its own authority (127.0.0.1:PORT) as Host and
 // names http://127.0.0.1:PORT/mcp as its resource, so the front rewrites
-// the public origin and authority to the upstream's in requests and back
-// in answers (fixing Content-Length where a body changed), as the flaw
-// proxy does with its own address. Once rawmcp serve learns a public URL
-// the front can relay bytes unchanged.
+// the public origin and Host to the upstream's in requests and the
+// upstream's URL and authority back in answers (fixing Content-Length
+// where a body changed), as the flaw proxy does with its own address.
+// Only the https origin is rewritten, so an Origin with the wrong scheme
+// still reaches rawmcp as a foreign one. Once rawmcp serve learns a
+// public URL the front can relay bytes unchanged.
 func startTLSFront(t *testing.T, upstream string, cert tls.Certificate, cfg *tls.Config) (port string) {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -110,7 +112,8 @@ func startTLSFront(t *testing.T, upstream string, cert tls.Certificate, cfg *tls
 	_, port, _ = net.SplitHostPort(l.Addr().String())
 	public := publicName + ":" + port
 	p := &flawProxy{ln: tls.NewListener(l, cfg), upstream: upstream, deleted: map[string]bool{},
-		rewrites: [][2]string{{"https://" + public, "http://" + upstream}, {public, upstream}}}
+		toServer: [][2]string{{"https://" + public, "http://" + upstream}, {"Host: " + public + "\r\n", "Host: " + upstream + "\r\n"}},
+		toCaller: [][2]string{{"http://" + upstream, "https://" + public}, {upstream, public}}}
 	p.start(t)
 	return port
 }
@@ -149,6 +152,13 @@ func TestProbeOverTLS(t *testing.T) {
 	}
 	if live := srv.Sessions.Len(time.Now()); live != 0 {
 		t.Errorf("%d sessions left after the run: every session must be deleted", live)
+	}
+	// The challenge's resource_metadata is on the https origin: fetched
+	// from there, not found by falling back to the well-known path.
+	for _, res := range rep.Results {
+		if res.Check.ID == "AU-02" && !strings.HasPrefix(res.Reason, "found at the challenge's resource_metadata:") {
+			t.Errorf("AU-02: %s", res.Reason)
+		}
 	}
 
 	var b bytes.Buffer
