@@ -77,3 +77,22 @@ func TestCompare(t *testing.T) {
 		})
 	}
 }
+
+// FuzzParseBaseline: an accepted baseline names only catalogue checks
+// and verdicts.
+func FuzzParseBaseline(f *testing.F) {
+	for _, seed := range []string{`{"HO-01": "warn"}`, `{"checks": [{"id": "AU-02", "verdict": "fail"}]}`, `{}`, `{"checks": null}`, `[`} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		b, err := ParseBaseline(data)
+		if err != nil {
+			return
+		}
+		for id, v := range b {
+			if lookup(id) == nil || rank(v) < 0 {
+				t.Fatalf("%q: %q accepted", id, v)
+			}
+		}
+	})
+}

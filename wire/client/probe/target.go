@@ -92,8 +92,10 @@ func ParseTarget(raw string, resolve ...Resolve) (Target, error) {
 	} else if strings.HasSuffix(u.Host, ":") {
 		return Target{}, ErrBadURL
 	}
+	// A zone (fe80::1%eth0) names an interface of this machine, not a
+	// host a Host field or certificate can carry.
 	hostname := u.Hostname()
-	if hostname == "" {
+	if hostname == "" || strings.Contains(hostname, "%") {
 		return Target{}, ErrBadURL
 	}
 	path := u.EscapedPath()

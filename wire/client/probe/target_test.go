@@ -3,6 +3,8 @@ package probe_test
 import (
 	"errors"
 	"net/netip"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -36,6 +38,7 @@ func TestParseTarget(t *testing.T) {
 		{"port 0", "https://mcp.example.test:0/mcp", nil, probe.Target{}, probe.ErrBadURL},
 		{"an empty port", "https://mcp.example.test:/mcp", nil, probe.Target{}, probe.ErrBadURL},
 		{"no host", "https:///mcp", nil, probe.Target{}, probe.ErrBadURL},
+		{"an IPv6 zone", "http://[fe80::1%25eth0]:80/mcp", nil, probe.Target{}, probe.ErrBadURL},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -86,4 +89,58 @@ func TestParseResolve(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzParseResolve: an accepted -resolve renders back to itself (host
+// lower case, the address canonical), a host without colon or bracket,
+// a port above 0.
+func FuzzParseResolve(f *testing.F) {
+	for _, seed := range []string{"mcp.example.test:443:127.0.0.1", "h:8443:[::1]", "h:0:127.0.0.1", "h:443:", "::::"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r, err := probe.ParseResolve(s)
+		if err != nil {
+			if !errors.Is(err, probe.ErrBadResolve) {
+				t.Fatalf("error %v is not ErrBadResolve", err)
+			}
+			return
+		}
+		if r.Host == "" || strings.ContainsAny(r.Host, ":[]") || r.Host != strings.ToLower(r.Host) || r.Port == 0 || !r.Addr.IsValid() {
+			t.Fatalf("%q accepted as %+v", s, r)
+		}
+		again, err := probe.ParseResolve(r.Host + ":" + strconv.Itoa(int(r.Port)) + ":[" + r.Addr.String() + "]")
+		if err != nil || again != r {
+			t.Fatalf("%+v renders to %+v, %v", r, again, err)
+		}
+	})
+}
+
+// FuzzParseTarget: an accepted URL is http or https with a path, no
+// query or fragment, and its normalised URL parses to the same target;
+// the metadata paths end with the root one.
+func FuzzParseTarget(f *testing.F) {
+	for _, seed := range []string{"http://127.0.0.1:8080/mcp", "https://mcp.example.test/a/b", "https://[::1]:1/", "http://x:0/", "https://h/%2e%2e/mcp", "http://u@h/"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		tg, err := probe.ParseTarget(s)
+		if err != nil {
+			if !errors.Is(err, probe.ErrBadURL) {
+				t.Fatalf("error %v is not ErrBadURL", err)
+			}
+			return
+		}
+		if tg.Scheme != "http" && tg.Scheme != "https" || !strings.HasPrefix(tg.Path, "/") || strings.ContainsAny(tg.URL, "?#") ||
+			tg.MetadataPaths[len(tg.MetadataPaths)-1] != "/.well-known/oauth-protected-resource" {
+			t.Fatalf("%q accepted as %+v", s, tg)
+		}
+		again, err := probe.ParseTarget(tg.URL)
+		if err != nil {
+			t.Fatalf("%q normalised to %q, which is refused: %v", s, tg.URL, err)
+		}
+		if diff := cmp.Diff(tg, again); diff != "" {
+			t.Fatalf("%q and its normalised URL differ (-first +again):\n%s", s, diff)
+		}
+	})
 }
