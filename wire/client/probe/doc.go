@@ -1,6 +1,7 @@
 // Package probe is rawmcp probe: a black-box check catalogue (MCP
 // 2025-11-25 Streamable HTTP, its protected-resource boundary, and the
-// HTTP/1.1 framing under them) run against any MCP endpoint, over http or https.
+// HTTP/1.1 framing under them) run against any MCP endpoint, over http
+// or https.
 // CHECKS.md, generated from the code (rawmcp probe -list -md), lists it.
 //
 // How a check is declared: as data right above its run function, in the
