@@ -2,7 +2,6 @@ package probe
 
 import (
 	"errors"
-	"net"
 	"net/netip"
 	"net/url"
 	"strconv"
@@ -110,7 +109,8 @@ func ParseTarget(raw string, resolve ...Resolve) (Target, error) {
 	case err == nil:
 		t.Loopback = addr.Unmap().IsLoopback() && addr.Zone() == ""
 	}
-	t.Dial = net.JoinHostPort(hostname, strconv.Itoa(int(port)))
+	// A name has no colon: only an IP literal (valid here) needs brackets.
+	t.Dial = hostname + ":" + strconv.Itoa(int(port))
 	if addr.IsValid() {
 		t.Dial = netip.AddrPortFrom(addr.Unmap(), uint16(port)).String()
 	}
