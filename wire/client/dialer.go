@@ -44,7 +44,16 @@ func (d *Dialer) Dial(addr string, timeout time.Duration) (net.Conn, error) {
 	tc := tls.Client(nc, d.TLS)
 	if err := tc.HandshakeContext(ctx); err != nil {
 		nc.Close()
-		return nil, err
+		return nil, &HandshakeError{err}
 	}
 	return tc, nil
 }
+
+// HandshakeError is a TLS handshake or verification that failed once the
+// TCP connection stood: what a caller reports as the TLS failure it is,
+// not as a host that cannot be reached.
+type HandshakeError struct{ Err error }
+
+func (e *HandshakeError) Error() string { return "tls: handshake: " + e.Err.Error() }
+
+func (e *HandshakeError) Unwrap() error { return e.Err }

@@ -91,8 +91,9 @@ func TestDialerVerifies(t *testing.T) {
 	c.Dialer = &Dialer{TLS: &tls.Config{ServerName: "mcp.example.test", RootCAs: x509.NewCertPool()}}
 	err := c.Send([]byte("GET / HTTP/1.1\r\nHost: mcp.example.test\r\n\r\n"))
 	var unknown x509.UnknownAuthorityError
-	if !errors.As(err, &unknown) {
-		t.Errorf("Send error %v, want x509.UnknownAuthorityError", err)
+	var handshake *HandshakeError
+	if !errors.As(err, &unknown) || !errors.As(err, &handshake) {
+		t.Errorf("Send error %v, want a HandshakeError for x509.UnknownAuthorityError", err)
 	}
 	if !c.Closed() {
 		t.Error("a failed dial leaves no connection")

@@ -53,17 +53,26 @@ func (t Target) dialer(roots *x509.CertPool) *client.Dialer {
 
 // reach connects once before PRE-01 over https, so a failed handshake
 // is reported as what it is; over http the first request does that. It
-// returns the reached block, or the reason PRE-01 fails.
-func (p *prober) reach() (*Reached, string) {
+// returns the reached block, or PRE-01's error.
+func (p *prober) reach() (*Reached, *Result) {
 	r := &Reached{URL: p.target.URL, Address: p.target.Dial}
 	if p.dialer == nil {
-		return r, ""
+		return r, nil
 	}
 	c := client.New(p.target.Dial)
 	c.Dialer, c.Timeout = p.dialer, p.timeout()
 	defer c.Close()
 	if err := c.Send(nil); err != nil {
-		return nil, handshakeFailure(p.target, err)
+		failed := &Result{Check: *preflight, Verdict: Error,
+			Expected: "TLS 1.2 or later, a certificate for " + p.target.Hostname + " that the system roots or -cacert trust"}
+		var handshake *client.HandshakeError
+		if errors.As(err, &handshake) {
+			failed.Actual, failed.Reason = handshakeFailure(p.target, handshake.Err)
+		} else {
+			failed.Actual = "no connection"
+			failed.Reason = "no MCP endpoint at " + p.target.URL + ": no connection to " + p.target.Dial + " (" + err.Error() + ")"
+		}
+		return nil, failed
 	}
 	st, _ := c.TLSState()
 	r.TLSVersion, r.CipherSuite = tls.VersionName(st.Version), tls.CipherSuiteName(st.CipherSuite)
@@ -71,40 +80,42 @@ func (p *prober) reach() (*Reached, string) {
 		leaf := st.PeerCertificates[0]
 		r.Subject, r.Issuer, r.NotAfter = leaf.Subject.String(), leaf.Issuer.String(), leaf.NotAfter.UTC()
 	}
-	return r, ""
+	return r, nil
 }
 
-// handshakeFailure names what failed when the probe could not connect
-// over TLS.
-func handshakeFailure(t Target, err error) string {
+// handshakeFailure names what failed when the probe could not complete a
+// TLS handshake: the kind (the evidence's actual) and the reason.
+func handshakeFailure(t Target, err error) (kind, reason string) {
 	var unknown x509.UnknownAuthorityError
 	var name x509.HostnameError
 	var invalid x509.CertificateInvalidError
 	var record tls.RecordHeaderError
-	what := "TLS with " + t.Dial + " for " + t.Hostname + " failed: "
+	detail := err.Error()
 	switch {
 	case errors.As(err, &unknown):
 		issuer := "an unknown issuer"
 		if unknown.Cert != nil {
 			issuer = fmt.Sprintf("%q", unknown.Cert.Issuer.String())
 		}
-		return what + "unknown authority: the certificate is signed by " + issuer + ", which neither the system roots nor -cacert trust"
+		kind, detail = "unknown authority", "the certificate is signed by "+issuer+", which neither the system roots nor -cacert trust"
 	case errors.As(err, &name):
 		names := "no DNS name"
 		if name.Certificate != nil && len(name.Certificate.DNSNames) > 0 {
 			names = strings.Join(name.Certificate.DNSNames, ", ")
 		}
-		return what + "name mismatch: the certificate is for " + names + ", not " + t.Hostname
+		kind, detail = "name mismatch", "the certificate is for "+names+", not "+t.Hostname
 	case errors.As(err, &invalid) && invalid.Reason == x509.Expired:
-		return what + "expired: " + invalid.Detail
+		kind, detail = "expired", invalid.Detail
 	case errors.As(err, &invalid):
-		return what + "the certificate is not valid: " + invalid.Error()
-	case strings.Contains(err.Error(), "protocol version"):
-		return what + "protocol version: the server offers no TLS 1.2 or later"
+		kind = "invalid certificate"
+	case strings.Contains(detail, "protocol version"):
+		kind, detail = "protocol version", "the server offers no TLS 1.2 or later"
 	case errors.As(err, &record):
-		return what + "not TLS: the server's first bytes are not a TLS record (is the URL http://?)"
+		kind, detail = "not TLS", "the server's first bytes are not a TLS record (is the URL http://?)"
+	default:
+		kind = "handshake failed"
 	}
-	return what + err.Error()
+	return kind, "TLS with " + t.Dial + " for " + t.Hostname + " failed: " + kind + ": " + detail
 }
 
 // redirect describes a 3xx answer: the probe follows no redirect (a 307

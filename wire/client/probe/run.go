@@ -156,10 +156,9 @@ func Run(ctx context.Context, target Target, opts Options) (*Report, error) {
 	rep := &Report{Target: target.URL, Started: time.Now()}
 
 	reached, failed := p.reach()
-	if failed != "" {
-		pre := &Result{Check: *preflight, Verdict: Error, Reason: failed}
-		p.finish(pre, nil)
-		rep.Results = append(rep.Results, *pre)
+	if failed != nil {
+		p.finish(failed, nil)
+		rep.Results = append(rep.Results, *failed)
 		rep.Duration = time.Since(rep.Started)
 		return rep, ErrNotMCP
 	}

@@ -139,12 +139,15 @@ func (r *Report) WriteSARIF(w io.Writer) error {
 	return enc.Encode(log)
 }
 
-// sarifMessage is a result's text: the verdict and reason, then each
-// exchange's request and status line as evidence.
+// sarifMessage is a result's text: the verdict and reason, what was
+// expected and what came, then each exchange's request and status line.
 func sarifMessage(res Result) string {
 	text := string(res.Verdict) + ": " + printable(res.Reason)
 	if res.Reason == "" {
 		text = string(res.Verdict)
+	}
+	if res.Expected != "" || res.Actual != "" {
+		text += "\nexpected: " + printable(res.Expected) + "\nactual: " + printable(res.Actual)
 	}
 	for i, x := range res.Exchanges {
 		if i == sarifEvidence {

@@ -15,7 +15,7 @@ import (
 func TestWriteSARIF(t *testing.T) {
 	rep := sampleReport()
 	rep.Results = append(rep.Results,
-		Result{Check: *lookup("HO-06"), Verdict: Warn, Reason: "answered 200"},
+		Result{Check: *lookup("HO-06"), Verdict: Warn, Reason: "answered 200", Expected: "403 or 415", Actual: "200 application/json"},
 		Result{Check: *lookup("JR-01"), Verdict: Error, Reason: "no answer"})
 	var b bytes.Buffer
 	if err := rep.WriteSARIF(&b); err != nil {
@@ -92,13 +92,13 @@ func TestWriteSARIF(t *testing.T) {
 	loc := []json.RawMessage{json.RawMessage(`{"physicalLocation":{"artifactLocation":{"uri":"http://127.0.0.1:8080/mcp"}}}`)}
 	wantResults := []result{
 		{RuleID: "HO-02", RuleIndex: i, Level: "error", Locations: loc, Props: map[string]string{"verdict": "fail"},
-			Message: text{"fail: answered 200 for Origin: http://evil.example [31m\n> POST /mcp HTTP/1.1\n< HTTP/1.1 200 OK"}},
+			Message: text{"fail: answered 200 for Origin: http://evil.example [31m\nexpected: 403\nactual: 200 application/json with a result\n> POST /mcp HTTP/1.1\n< HTTP/1.1 200 OK"}},
 		{RuleID: "PV-04", RuleIndex: index(ids, "PV-04"), Level: "note", Locations: loc, Props: map[string]string{"verdict": "info"},
 			Message: text{"info: answered 400"}},
 		{RuleID: "SE-07", RuleIndex: index(ids, "SE-07"), Level: "note", Locations: loc, Props: map[string]string{"verdict": "skip"},
 			Message: text{"skip: needs -token2"}},
 		{RuleID: "HO-06", RuleIndex: index(ids, "HO-06"), Level: "warning", Locations: loc, Props: map[string]string{"verdict": "warn"},
-			Message: text{"warn: answered 200"}},
+			Message: text{"warn: answered 200\nexpected: 403 or 415\nactual: 200 application/json"}},
 		{RuleID: "JR-01", RuleIndex: index(ids, "JR-01"), Level: "warning", Locations: loc, Props: map[string]string{"verdict": "error"},
 			Message: text{"error: no answer"}},
 	}

@@ -248,7 +248,12 @@ func TestHandshakeFailures(t *testing.T) {
 			if len(rep.Results) != 1 || rep.Results[0].Check.ID != "PRE-01" || rep.Results[0].Verdict != probe.Error {
 				t.Fatalf("results %+v, want one PRE-01 error", rep.Results)
 			}
-			reason := rep.Results[0].Reason
+			res := rep.Results[0]
+			wantExpected := "TLS 1.2 or later, a certificate for " + tt.host + " that the system roots or -cacert trust"
+			if res.Expected != wantExpected || res.Actual != tt.name {
+				t.Errorf("evidence expected %q, actual %q; want %q, %q", res.Expected, res.Actual, wantExpected, tt.name)
+			}
+			reason := res.Reason
 			if strings.Contains(tt.reason, "%NOW%") {
 				// The clock's reading is in x509's detail: match around it.
 				before, after, _ := strings.Cut(tt.reason, "%NOW%")
@@ -261,6 +266,26 @@ func TestHandshakeFailures(t *testing.T) {
 				t.Errorf("reason\n%s\nwant\n%s", reason, tt.reason)
 			}
 		})
+	}
+}
+
+// TestHTTPSWithoutListener: nothing listening at an https target is
+// PRE-01's "no connection", not a TLS failure.
+func TestHTTPSWithoutListener(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	ln.Close()
+	rep, err := probe.Run(context.Background(), aimed(t, publicName, port), probe.Options{})
+	if !errors.Is(err, probe.ErrNotMCP) {
+		t.Fatalf("Run error %v, want ErrNotMCP", err)
+	}
+	res := rep.Results[0]
+	want := "no MCP endpoint at https://" + publicName + ":" + port + "/mcp: no connection to 127.0.0.1:" + port + " ("
+	if !strings.HasPrefix(res.Reason, want) || res.Actual != "no connection" || res.Verdict != probe.Error {
+		t.Errorf("PRE-01 %s %q (actual %q), want error %q… (actual \"no connection\")", res.Verdict, res.Reason, res.Actual, want)
 	}
 }
 
