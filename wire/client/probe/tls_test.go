@@ -187,6 +187,27 @@ func TestProbeOverTLS(t *testing.T) {
 	if diff := cmp.Diff(want, doc.Reached); diff != "" {
 		t.Errorf("reached (-want +got):\n%s", diff)
 	}
+	var text bytes.Buffer
+	rep.WriteText(&text)
+	head := "reached https://" + publicName + ":" + port + "/mcp at 127.0.0.1:" + port + "\n  TLS 1.3, " + suite +
+		"\n  certificate CN=" + publicName + ", issued by CN=rawmcp test CA, expires " + want["certificate_expiry"] +
+		"\n  Server: none; Via: none\n\n"
+	if !strings.HasPrefix(text.String(), head) {
+		t.Errorf("the text report starts\n%s\nwant\n%s", text.String()[:min(len(text.String()), len(head)+40)], head)
+	}
+	var page bytes.Buffer
+	if err := rep.WriteHTML(&page); err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range []string{
+		"<tr><td>reached</td><td><code>127.0.0.1:" + port + "</code>, TLS 1.3, <code>" + suite + "</code></td></tr>",
+		"<tr><td>certificate</td><td><code>CN=" + publicName + "</code>, issued by <code>CN=rawmcp test CA</code>, expires " + want["certificate_expiry"] + "</td></tr>",
+		"<tr><td>hop announced</td><td>Server: <code>none</code>; Via: <code>none</code></td></tr>",
+	} {
+		if !strings.Contains(page.String(), row) {
+			t.Errorf("the page lacks %s", row)
+		}
+	}
 }
 
 // TestReachedOverHTTP: over http the block names the address and the
