@@ -156,13 +156,13 @@ func cut(s string, n int) string {
 	return s
 }
 
-// Lines is the reached block of the text report:
+// lines is the reached block of the text report:
 //
 //	reached https://mcp.example.test:8443/mcp at 127.0.0.1:8443
 //	  TLS 1.3, TLS_AES_128_GCM_SHA256
 //	  certificate CN=mcp.example.test, issued by CN=test CA, expires 2027-01-01T00:00:00Z
 //	  Server: nginx; Via: none
-func (r *Reached) Lines() []string {
+func (r *Reached) lines() []string {
 	lines := []string{"reached " + r.URL + " at " + r.Address}
 	if r.TLSVersion != "" {
 		lines = append(lines, "  "+r.TLSVersion+", "+r.CipherSuite,

@@ -22,7 +22,7 @@ import (
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	if r.Reached != nil {
-		b.WriteString(strings.Join(r.Reached.Lines(), "\n") + "\n\n")
+		b.WriteString(strings.Join(r.Reached.lines(), "\n") + "\n\n")
 	}
 	for _, g := range Groups {
 		first := true

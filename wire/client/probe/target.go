@@ -25,6 +25,8 @@ type Target struct {
 	// endpoint: the path-inserted one (for a path other than "/"), then
 	// the root one.
 	MetadataPaths []string
+	// Resolve are the -resolve entries the target was parsed with (DialAt).
+	Resolve []Resolve
 }
 
 // Resolve is one -resolve entry, curl's HOST:PORT:ADDR: dial ADDR for
@@ -70,9 +72,8 @@ const wellKnownPRM = "/.well-known/oauth-protected-resource"
 
 // ParseTarget reads the endpoint URL: http or https, any host, the path
 // as given. A query or fragment is refused: every request names the path
-// alone, and AU-05 adds the only query a run sends. The address dialled
-// is the first resolve entry for the URL's host and port, else 127.0.0.1
-// for localhost (RFC 6761 §6.3), else the host itself.
+// alone, and AU-05 adds the only query a run sends. Dial is DialAt the
+// URL's port.
 func ParseTarget(raw string, resolve ...Resolve) (Target, error) {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.User != nil || u.Host == "" ||
@@ -101,30 +102,35 @@ func ParseTarget(raw string, resolve ...Resolve) (Target, error) {
 	if path == "" {
 		path = "/"
 	}
-	t := Target{URL: u.Scheme + "://" + u.Host + path, Scheme: u.Scheme, Host: u.Host, Hostname: hostname, Path: path}
+	t := Target{URL: u.Scheme + "://" + u.Host + path, Scheme: u.Scheme, Host: u.Host, Hostname: hostname, Path: path, Resolve: resolve}
 	addr, err := netip.ParseAddr(hostname)
-	switch {
-	case strings.EqualFold(hostname, "localhost"):
-		t.Loopback, addr = true, netip.MustParseAddr("127.0.0.1")
-	case err == nil:
-		t.Loopback = addr.Unmap().IsLoopback() && addr.Zone() == ""
-	}
-	// A name has no colon: only an IP literal (valid here) needs brackets.
-	t.Dial = hostname + ":" + strconv.Itoa(int(port))
-	if addr.IsValid() {
-		t.Dial = netip.AddrPortFrom(addr.Unmap(), uint16(port)).String()
-	}
-	for _, r := range resolve {
-		if strings.EqualFold(r.Host, hostname) && uint64(r.Port) == port {
-			t.Dial = netip.AddrPortFrom(r.Addr, r.Port).String()
-			break
-		}
-	}
+	t.Loopback = strings.EqualFold(hostname, "localhost") || err == nil && addr.Unmap().IsLoopback()
+	t.Dial = t.DialAt(uint16(port))
 	if path != "/" {
 		t.MetadataPaths = append(t.MetadataPaths, wellKnownPRM+path)
 	}
 	t.MetadataPaths = append(t.MetadataPaths, wellKnownPRM)
 	return t, nil
+}
+
+// DialAt is the address dialled for the URL's host at port: the first
+// Resolve entry for them, else 127.0.0.1 for localhost (RFC 6761 §6.3),
+// else the host itself. Checks that reach another port of the host (the
+// cleartext twin of an https endpoint) dial it as the endpoint is dialled.
+func (t Target) DialAt(port uint16) string {
+	for _, r := range t.Resolve {
+		if strings.EqualFold(r.Host, t.Hostname) && r.Port == port {
+			return netip.AddrPortFrom(r.Addr, r.Port).String()
+		}
+	}
+	if strings.EqualFold(t.Hostname, "localhost") {
+		return netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), port).String()
+	}
+	if addr, err := netip.ParseAddr(t.Hostname); err == nil {
+		return netip.AddrPortFrom(addr.Unmap(), port).String()
+	}
+	// A name has no colon: only an IP literal needs brackets.
+	return t.Hostname + ":" + strconv.Itoa(int(port))
 }
 
 // origin is the target's own origin, as a browser on a page it served

@@ -12,6 +12,9 @@ import (
 	"rawmcp/wire/client/probe"
 )
 
+// sameAddr compares netip.Addr values, whose fields are unexported.
+var sameAddr = cmp.Comparer(func(a, b netip.Addr) bool { return a == b })
+
 func TestParseTarget(t *testing.T) {
 	prm := "/.well-known/oauth-protected-resource"
 	aim := probe.Resolve{Host: "mcp.example.test", Port: 8443, Addr: netip.MustParseAddr("127.0.0.1")}
@@ -28,8 +31,8 @@ func TestParseTarget(t *testing.T) {
 		{"no path is the root", "http://127.0.0.1:8080", nil, probe.Target{URL: "http://127.0.0.1:8080/", Scheme: "http", Host: "127.0.0.1:8080", Hostname: "127.0.0.1", Dial: "127.0.0.1:8080", Path: "/", Loopback: true, MetadataPaths: []string{prm}}, nil},
 		{"https defaults to port 443", "https://mcp.example.test/mcp", nil, probe.Target{URL: "https://mcp.example.test/mcp", Scheme: "https", Host: "mcp.example.test", Hostname: "mcp.example.test", Dial: "mcp.example.test:443", Path: "/mcp", MetadataPaths: []string{prm + "/mcp", prm}}, nil},
 		{"any path, kept as given", "https://mcp.example.test:8443/api/v2/mcp", nil, probe.Target{URL: "https://mcp.example.test:8443/api/v2/mcp", Scheme: "https", Host: "mcp.example.test:8443", Hostname: "mcp.example.test", Dial: "mcp.example.test:8443", Path: "/api/v2/mcp", MetadataPaths: []string{prm + "/api/v2/mcp", prm}}, nil},
-		{"-resolve aims the host:port, loopback is still the URL's", "https://MCP.example.test:8443/mcp", []probe.Resolve{aim}, probe.Target{URL: "https://MCP.example.test:8443/mcp", Scheme: "https", Host: "MCP.example.test:8443", Hostname: "MCP.example.test", Dial: "127.0.0.1:8443", Path: "/mcp", MetadataPaths: []string{prm + "/mcp", prm}}, nil},
-		{"-resolve for another port does not apply", "https://mcp.example.test:9443/mcp", []probe.Resolve{aim}, probe.Target{URL: "https://mcp.example.test:9443/mcp", Scheme: "https", Host: "mcp.example.test:9443", Hostname: "mcp.example.test", Dial: "mcp.example.test:9443", Path: "/mcp", MetadataPaths: []string{prm + "/mcp", prm}}, nil},
+		{"-resolve aims the host:port, loopback is still the URL's", "https://MCP.example.test:8443/mcp", []probe.Resolve{aim}, probe.Target{URL: "https://MCP.example.test:8443/mcp", Scheme: "https", Host: "MCP.example.test:8443", Hostname: "MCP.example.test", Dial: "127.0.0.1:8443", Path: "/mcp", MetadataPaths: []string{prm + "/mcp", prm}, Resolve: []probe.Resolve{aim}}, nil},
+		{"-resolve for another port does not apply", "https://mcp.example.test:9443/mcp", []probe.Resolve{aim}, probe.Target{URL: "https://mcp.example.test:9443/mcp", Scheme: "https", Host: "mcp.example.test:9443", Hostname: "mcp.example.test", Dial: "mcp.example.test:9443", Path: "/mcp", MetadataPaths: []string{prm + "/mcp", prm}, Resolve: []probe.Resolve{aim}}, nil},
 		{"a non-loopback address is not loopback", "http://10.0.0.1:8080/mcp", nil, probe.Target{URL: "http://10.0.0.1:8080/mcp", Scheme: "http", Host: "10.0.0.1:8080", Hostname: "10.0.0.1", Dial: "10.0.0.1:8080", Path: "/mcp", MetadataPaths: []string{prm + "/mcp", prm}}, nil},
 		{"another scheme", "ftp://127.0.0.1/mcp", nil, probe.Target{}, probe.ErrBadURL},
 		{"a query", "http://127.0.0.1:8080/mcp?x=1", nil, probe.Target{}, probe.ErrBadURL},
@@ -46,10 +49,36 @@ func TestParseTarget(t *testing.T) {
 			if !errors.Is(err, tt.err) {
 				t.Fatalf("ParseTarget error %v, want %v", err, tt.err)
 			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
+			if diff := cmp.Diff(tt.want, got, sameAddr); diff != "" {
 				t.Errorf("ParseTarget (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestDialAt: another port of the target's host is dialled as the
+// endpoint is: through -resolve, localhost as 127.0.0.1, else by name.
+func TestDialAt(t *testing.T) {
+	aim := probe.Resolve{Host: "mcp.example.test", Port: 80, Addr: netip.MustParseAddr("127.0.0.1")}
+	tests := []struct {
+		url  string
+		port uint16
+		want string
+	}{
+		{"https://MCP.example.test:8443/mcp", 80, "127.0.0.1:80"},
+		{"https://mcp.example.test:8443/mcp", 81, "mcp.example.test:81"},
+		{"https://localhost:8443/mcp", 80, "127.0.0.1:80"},
+		{"https://[::1]:8443/mcp", 80, "[::1]:80"},
+		{"https://[::ffff:127.0.0.1]:8443/mcp", 80, "127.0.0.1:80"},
+	}
+	for _, tt := range tests {
+		target, err := probe.ParseTarget(tt.url, aim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := target.DialAt(tt.port); got != tt.want {
+			t.Errorf("%s DialAt(%d) = %q, want %q", tt.url, tt.port, got, tt.want)
+		}
 	}
 }
 
@@ -139,7 +168,7 @@ func FuzzParseTarget(f *testing.F) {
 		if err != nil {
 			t.Fatalf("%q normalised to %q, which is refused: %v", s, tg.URL, err)
 		}
-		if diff := cmp.Diff(tg, again); diff != "" {
+		if diff := cmp.Diff(tg, again, sameAddr); diff != "" {
 			t.Fatalf("%q and its normalised URL differ (-first +again):\n%s", s, diff)
 		}
 	})
