@@ -1,0 +1,194 @@
+package probe_test
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"rawmcp/wire/client/probe"
+)
+
+// exploreOptions bounds a test's exploration: a short GET window (the
+// servers here send their first event at once or never).
+func exploreOptions(walks int, seed uint64) probe.ExploreOptions {
+	return probe.ExploreOptions{Walks: walks, Seed: seed, Window: 300 * time.Millisecond}
+}
+
+func explore(t *testing.T, addr string, opts probe.Options, x probe.ExploreOptions) *probe.Exploration {
+	t.Helper()
+	target, err := probe.ParseTarget("http://" + addr + "/mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, _, err := probe.Explore(context.Background(), target, opts, x)
+	if err != nil {
+		t.Fatalf("Explore: %v", err)
+	}
+	return e
+}
+
+func tokens() probe.Options {
+	return probe.Options{Token: alice, Token2: bob, Timeout: 20 * time.Second}
+}
+
+// summary is a finding as a test compares it: rule, verdict, and the
+// shrunk walk's steps, the last (the one that broke the rule, whichever
+// request the walk drew) as "*" when it is any request on a session.
+type summary struct {
+	Rule    string
+	Verdict probe.Verdict
+	Shrunk  []string
+}
+
+func summaries(e *probe.Exploration, anyLast bool) []summary {
+	var out []summary
+	for _, f := range e.Findings {
+		s := summary{Rule: f.Rule, Verdict: f.Verdict}
+		if f.Shrunk != nil {
+			for _, st := range f.Shrunk.Walk().Steps {
+				s.Shrunk = append(s.Shrunk, stepClass(st))
+			}
+			if anyLast && len(s.Shrunk) > 1 {
+				s.Shrunk[len(s.Shrunk)-1] = "*"
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// stepClass names a step, every GET op as "GET": a flaw that turns on
+// any GET is shrunk to whichever GET the walk drew.
+func stepClass(s probe.Step) string {
+	if strings.HasPrefix(string(s.Op), "get") {
+		return "GET on session " + strconv.Itoa(s.Session+1)
+	}
+	return s.String()
+}
+
+func transcript(e *probe.Exploration) string {
+	var b strings.Builder
+	e.WriteText(&b, "")
+	return b.String()
+}
+
+// TestRandomWalkIsAFunctionOfTheSeed: the same seed draws the same walks,
+// whatever the server; each starts with initialize, has 2 to 8 steps,
+// names only sessions already opened, and uses the second token only
+// when there is one.
+func TestRandomWalkIsAFunctionOfTheSeed(t *testing.T) {
+	for i := range 200 {
+		a, b := probe.RandomWalk(7, i, 8, true), probe.RandomWalk(7, i, 8, true)
+		if diff := cmp.Diff(a, b); diff != "" {
+			t.Fatalf("walk %d differs for the same seed (-first +second):\n%s", i, diff)
+		}
+		if len(a.Steps) < 2 || len(a.Steps) > 8 || a.Steps[0].Op != probe.OpInitialize {
+			t.Fatalf("walk %d: %v", i, a.Steps)
+		}
+		opened := 0
+		for _, s := range a.Steps {
+			if s.Op == probe.OpInitialize {
+				opened++
+			} else if s.Session >= opened {
+				t.Fatalf("walk %d names session %d of %d opened: %v", i, s.Session+1, opened, a.Steps)
+			}
+		}
+		if opened > 2 {
+			t.Fatalf("walk %d opens %d sessions", i, opened)
+		}
+		for _, s := range probe.RandomWalk(7, i, 8, false).Steps {
+			if s.Op == probe.OpOther {
+				t.Fatalf("walk %d sends the second token without one", i)
+			}
+		}
+	}
+	if cmp.Equal(probe.RandomWalk(7, 0, 8, true), probe.RandomWalk(8, 0, 8, true)) {
+		t.Error("seeds 7 and 8 drew the same first walk")
+	}
+}
+
+// TestExploreRawmcpFindsNothing: rawmcp serve meets every rule over 50
+// walks, and every session a walk opened is gone at its end.
+func TestExploreRawmcpFindsNothing(t *testing.T) {
+	srv := startRawmcp(t)
+	e := explore(t, srv.Addr, tokens(), exploreOptions(50, 1))
+	if len(e.Findings) > 0 || len(e.Walks) != 50 {
+		t.Fatalf("%d walks, findings:\n%s", len(e.Walks), transcript(e))
+	}
+}
+
+// servedAfterDeleteOnceGot is the planted failure of the shrinker's test:
+// a session a DELETE ended is served again, but only if a GET came on it
+// before the DELETE. Its shortest walk is initialize, a GET, DELETE and
+// one request more.
+func servedAfterDeleteOnceGot(p *flawProxy, r *proxied) []byte {
+	got := stateOf[memo[bool]](p, "got")
+	id := r.get("Mcp-Session-Id")
+	p.mu.Lock()
+	gone := p.deleted[id]
+	p.mu.Unlock()
+	if !gone {
+		if r.method == "GET" {
+			got.put(id, true)
+		}
+		return nil
+	}
+	if had, _ := got.get(id); !had || r.method == "DELETE" {
+		return nil
+	}
+	return serveDeleted(p, r)
+}
+
+// noEventIDs answers every GET the server serves with a stream of two
+// messages and no event id: a server that does not make streams
+// resumable (Transports §2.4: MAY).
+func noEventIDs(p *flawProxy, r *proxied, answer []byte) []byte {
+	if r.method != "GET" || !isStatus(answer, "200") {
+		return answer
+	}
+	note := `data: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}` + "\n\n"
+	return withoutField([]byte("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: "+strconv.Itoa(2*len(note))+"\r\n\r\n"+note+note), "")
+}
+
+// forbidOther answers 403 to the second principal on any session: a
+// server that tells it the session exists (SE-07 notes it; the spec's
+// SHOULD is 404).
+func forbidOther(p *flawProxy, r *proxied) []byte {
+	if r.get("Mcp-Session-Id") != "" && r.get("Authorization") == "Bearer "+bob {
+		return answer("403 Forbidden", "application/json", `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"forbidden"}}`)
+	}
+	return nil
+}
+
+// TestExploreFindings: what -explore finds behind each flaw, and the
+// shortest walk it shrinks each finding to.
+func TestExploreFindings(t *testing.T) {
+	srv := startRawmcp(t)
+	for _, tc := range []struct {
+		name    string
+		flaw    flaw
+		walks   int
+		anyLast bool // the breaking step may be any request
+		want    []summary
+	}{
+		{name: "EX-01: a session served after DELETE (mcp-go's)", flaw: flaw{request: serveDeleted}, walks: 20, anyLast: true,
+			want: []summary{{Rule: "EX-01", Verdict: probe.Fail, Shrunk: []string{"initialize", "delete on session 1", "*"}}}},
+		{name: "EX-01: served after DELETE only when a GET came first", flaw: flaw{request: servedAfterDeleteOnceGot}, walks: 200, anyLast: true,
+			want: []summary{{Rule: "EX-01", Verdict: probe.Fail, Shrunk: []string{"initialize", "GET on session 1", "delete on session 1", "*"}}}},
+		{name: "403 to another principal is a SHOULD: warn, never fail", flaw: flaw{request: forbidOther}, walks: 20,
+			want: []summary{{Rule: "EX-08", Verdict: probe.Warn, Shrunk: []string{"initialize", "list-as-token2 on session 1"}}}},
+		{name: "streams without event ids break nothing", flaw: flaw{response: noEventIDs}, walks: 30},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			addr := startProxy(t, srv.Addr, tc.flaw)
+			e := explore(t, addr, tokens(), exploreOptions(tc.walks, 3))
+			if diff := cmp.Diff(tc.want, summaries(e, tc.anyLast)); diff != "" {
+				t.Errorf("findings (-want +got):\n%s\n%s", diff, transcript(e))
+			}
+		})
+	}
+}
