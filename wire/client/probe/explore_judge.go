@@ -63,6 +63,9 @@ func judge(m *walkModel, o *observation, step int) []Finding {
 func (o *observation) wellFormed() bool { return o.own && o.version == "negotiated" }
 
 func (o *observation) what() string {
+	if o.method == "GET" {
+		return string(o.step.Op)
+	}
 	return string(o.step.Op) + " (" + o.method + ")"
 }
 
@@ -77,8 +80,10 @@ func endedStaysEnded(m *walkModel, o *observation) *breach {
 	}
 	st := o.r.status()
 	switch {
-	case is2xx(st):
+	case is2xx(st) && o.r.isResult(o.id) || is2xx(st) && o.id == 0:
 		return &breach{"after " + x.ended + " ended session " + strconv.Itoa(x.index+1) + ", " + o.what() + " was served", "404", o.r.actual()}
+	case is2xx(st):
+		return &breach{"after " + x.ended + " ended session " + strconv.Itoa(x.index+1) + ", " + o.what() + " " + o.r.describe(), "404", o.r.actual()}
 	case o.wellFormed() && st != 404 && !o.refusedGet() && !(o.method == "DELETE" && st == 405):
 		return &breach{"after " + x.ended + " ended session " + strconv.Itoa(x.index+1) + ", " + o.what() + " answered " + strconv.Itoa(st), "404", o.r.actual()}
 	}
