@@ -370,6 +370,8 @@ trap stop EXIT
 start() {
 	local name=$1
 	shift
+	# Made before the server starts: the loop below reads it at once.
+	: >"$WORK/$name.out"
 	"$@" >"$WORK/$name.out" 2>"$WORK/$name.log" &
 	SERVER_PID=$!
 	URL=
