@@ -72,7 +72,7 @@ func (x *exchange) handle() response {
 // post runs steps 6 to 13 for a POSTed JSON-RPC message.
 func (x *exchange) post() response {
 	// 6. Accept, then Content-Type.
-	if !x.req.Accepts(contentTypeJSON) || !x.req.Accepts(contentTypeSSE) {
+	if okJSON, okSSE := x.req.AcceptsBoth(contentTypeJSON, contentTypeSSE); !okJSON || !okSSE {
 		return refuse(406, rule.AcceptBothTypes)
 	}
 	if ct, ok := x.req.Get(httpparse.SingletonContentType); !ok || !httpparse.ContentTypeIs(ct, contentTypeJSON) {
