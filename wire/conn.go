@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"rawmcp/httpparse"
+	"rawmcp/policy"
 )
 
 // conn is one client connection. Its loop: wait for the next request's
@@ -35,6 +36,10 @@ type conn struct {
 	rawN              int
 	rawErr            error
 	space             *requestSpace
+	// token is the bearer token this connection last presented and its
+	// policy row, so its next request skips the token's hash; every
+	// check on the row still runs per request.
+	token policy.Remembered
 	// filled is how many bytes of space.buf hold unparsed input.
 	filled int
 	// reqEnd is where the request being answered ends in space.buf, once

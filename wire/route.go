@@ -306,7 +306,7 @@ func (x *exchange) checkSession(id []byte, present bool, owner state.Owner) (sta
 // closed now instead of living out its TTL.
 func (x *exchange) authenticate(op string) (policy.Principal, *policy.Denial) {
 	authz, present := x.req.Get(httpparse.SingletonAuthorization)
-	p, d := x.srv.cfg.Policy.Authenticate(authz, present, op, x.now)
+	p, d := x.srv.cfg.Policy.AuthenticateRemembered(&x.c.token, authz, present, op, x.now)
 	if d != nil && d.Holder != nil {
 		if sid, ok := x.req.Get(httpparse.SingletonSessionID); ok && state.ValidSessionID(sid) {
 			how := state.EndRevoked
