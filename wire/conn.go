@@ -40,6 +40,9 @@ type conn struct {
 	// policy row, so its next request skips the token's hash; every
 	// check on the row still runs per request.
 	token policy.Remembered
+	// sessionID is the session id this connection's requests named last,
+	// as a string (see exchange.sessionKey).
+	sessionID string
 	// filled is how many bytes of space.buf hold unparsed input.
 	filled int
 	// reqEnd is where the request being answered ends in space.buf, once
@@ -68,6 +71,7 @@ type requestSpace struct {
 	buf   []byte
 	req   httpparse.Request
 	event []byte // an SSE answer's body, before it is copied into out
+	reply []byte // what wire/mcp writes an answer's message into (mcp.Call.Out)
 	out   []byte
 }
 

@@ -120,7 +120,10 @@ func (x *exchange) post() response {
 		return denialResponse(d)
 	}
 	// 13. Dispatch.
-	reply := x.srv.mcp.Post(mcp.Call{Msg: msg, SessionID: string(sessionID), Owner: owner, Now: x.now})
+	reply := x.srv.mcp.Post(mcp.Call{Msg: msg, SessionID: x.sessionKey(sessionID), Owner: owner, Now: x.now, Out: x.c.space.reply})
+	if reply.Out != nil {
+		x.c.space.reply = reply.Out[:0]
+	}
 	if reply.SessionID != "" {
 		x.srv.sessionOpened(x.c.id, reply.SessionID, principal)
 	}
@@ -199,7 +202,7 @@ func (x *exchange) sessionRequest(op string) (id string, owner state.Owner, r re
 	if d := x.srv.cfg.Policy.Authorize(principal, op); d != nil {
 		return "", owner, denialResponse(d), false
 	}
-	return string(sid), owner, response{}, true
+	return x.sessionKey(sid), owner, response{}, true
 }
 
 // get runs step 6 (Accept), the shared steps, the Last-Event-ID checks and
@@ -293,11 +296,23 @@ func (x *exchange) checkSession(id []byte, present bool, owner state.Owner) (sta
 	if !state.ValidSessionID(id) {
 		return state.PhaseClosed, refuse(400, rule.SessionIDSyntax), false
 	}
-	phase, err := x.srv.cfg.Sessions.Check(string(id), owner, x.now)
+	phase, err := x.srv.cfg.Sessions.Check(x.sessionKey(id), owner, x.now)
 	if err != nil {
 		return state.PhaseClosed, sessionNotFound, false
 	}
 	return phase, response{}, true
+}
+
+// sessionKey is a checked session id as the string the session table takes:
+// the one this connection sent last when the bytes are the same, so a
+// keep-alive connection of one session converts it once. Only ids that
+// passed state.ValidSessionID come here (or "" for none), so a connection
+// holds at most one id's length.
+func (x *exchange) sessionKey(id []byte) string {
+	if string(id) != x.c.sessionID {
+		x.c.sessionID = string(id)
+	}
+	return x.c.sessionID
 }
 
 // authenticate is the bearer step; it runs on every /mcp request. A

@@ -11,8 +11,8 @@ import (
 // would grow by doubling on every answer.
 
 // frameEvent frames a POST's SSE answer: one event holding the message.
-func (c *conn) frameEvent(id string, message []byte) ([]byte, error) {
-	body, err := sseframe.AppendEvent(c.space.event[:0], sseframe.Event{ID: id, Data: string(message)})
+func (c *conn) frameEvent(id, message []byte) ([]byte, error) {
+	body, err := sseframe.AppendMessage(c.space.event[:0], id, message)
 	if err != nil {
 		return nil, err
 	}
