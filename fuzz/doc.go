@@ -12,7 +12,7 @@
 //   - TestImportRules: leaves import only the standard library, only wire
 //     imports net, nothing but tests imports net/http;
 //   - TestReadmeFuzzCommands: every "go test -fuzz=PATTERN ./pkg" in
-//     README.md selects exactly one fuzz target, as go test requires.
+//     fuzz/README.md selects exactly one fuzz target, as go test requires.
 //
 // The package has no non-test code besides this comment.
 //

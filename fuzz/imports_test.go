@@ -12,7 +12,7 @@ import (
 	"testing"
 )
 
-// TestImportRules checks the package rules of DESIGN.md on the source
+// TestImportRules checks the package rules (README, Layout) on the source
 // itself, so a change that breaks them fails CI rather than a review.
 func TestImportRules(t *testing.T) {
 	leaves := []string{"httpparse", "sseframe", "policy", "state", "wire/jsonrpc", "wire/rule"}

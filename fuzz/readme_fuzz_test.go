@@ -18,16 +18,16 @@ type fuzzCommand struct {
 	pkg     string
 }
 
-// TestReadmeFuzzCommands checks that every fuzz command in README.md can
+// TestReadmeFuzzCommands checks that every fuzz command in fuzz/README.md can
 // run as written: go test refuses a -fuzz pattern that matches more than
 // one fuzz target of the package, or none (as "-fuzz=FuzzParse ./httpparse"
 // once matched FuzzParse and FuzzParseResponse). Each package's targets are
 // listed once with go test -list, then every pattern is matched against
 // them here.
 func TestReadmeFuzzCommands(t *testing.T) {
-	cmds := readmeFuzzCommands(t, "../README.md")
+	cmds := readmeFuzzCommands(t, "README.md")
 	if len(cmds) == 0 {
-		t.Fatal("no go test -fuzz command found in README.md: the test would pass vacuously")
+		t.Fatal("no go test -fuzz command found in fuzz/README.md: the test would pass vacuously")
 	}
 	targets := map[string][]string{}
 	for _, c := range cmds {
@@ -41,7 +41,7 @@ func TestReadmeFuzzCommands(t *testing.T) {
 		top, _, _ := strings.Cut(c.pattern, "/")
 		re, err := regexp.Compile(top)
 		if err != nil {
-			t.Errorf("README.md:%d: -fuzz=%s is not a regexp: %v", c.line, c.pattern, err)
+			t.Errorf("fuzz/README.md:%d: -fuzz=%s is not a regexp: %v", c.line, c.pattern, err)
 			continue
 		}
 		var matched []string
@@ -51,7 +51,7 @@ func TestReadmeFuzzCommands(t *testing.T) {
 			}
 		}
 		if len(matched) != 1 {
-			t.Errorf("README.md:%d: -fuzz=%s selects %d fuzz targets in %s, want exactly 1: %v (all: %v)",
+			t.Errorf("fuzz/README.md:%d: -fuzz=%s selects %d fuzz targets in %s, want exactly 1: %v (all: %v)",
 				c.line, c.pattern, len(matched), c.pkg, matched, targets[c.pkg])
 		}
 	}
@@ -90,7 +90,7 @@ func readmeFuzzCommands(t *testing.T, path string) []fuzzCommand {
 			continue
 		}
 		if len(pkgs) != 1 {
-			t.Errorf("README.md:%d: a -fuzz command takes exactly one package, found %v", line, pkgs)
+			t.Errorf("fuzz/README.md:%d: a -fuzz command takes exactly one package, found %v", line, pkgs)
 			continue
 		}
 		c.pkg = pkgs[0]
@@ -128,7 +128,7 @@ func fuzzTargets(t *testing.T, pkg string) []string {
 // TestReadmeListsEveryFuzzTarget: every native fuzz target of the module
 // has its command in the README, so a new target cannot go unrun.
 func TestReadmeListsEveryFuzzTarget(t *testing.T) {
-	cmds := readmeFuzzCommands(t, "../README.md")
+	cmds := readmeFuzzCommands(t, "README.md")
 	cmd := exec.Command("go", "test", "-list", "^Fuzz", "./...")
 	cmd.Dir = ".."
 	out, err := cmd.Output()
@@ -151,7 +151,7 @@ func TestReadmeListsEveryFuzzTarget(t *testing.T) {
 					top, _, _ := strings.Cut(c.pattern, "/")
 					return c.pkg == pkg && regexp.MustCompile(top).MatchString(name)
 				}) {
-					t.Errorf("%s in %s has no fuzz command in README.md", name, pkg)
+					t.Errorf("%s in %s has no fuzz command in fuzz/README.md", name, pkg)
 				}
 			}
 			pending = nil

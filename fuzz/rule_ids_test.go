@@ -12,7 +12,7 @@ import (
 	"testing"
 )
 
-// ruleIDShape matches a rule id of shared/spec/requirements.md (T-43,
+// ruleIDShape matches a rule id of wire/rule (T-43,
 // H-P07, A-P08) and the ad-hoc ids the code once used.
 var ruleIDShape = regexp.MustCompile(`^([THAS]-P?[0-9]{2,}|A-tenant|H-gate|H-conns|T-P-capacity|internal)$`)
 

@@ -29,7 +29,8 @@ func probeAbout() string {
 		"localhost) with the check catalogue: is Origin validated, Host checked, the session\n" +
 		"id random and bound to its caller, does DELETE end it, does a foreign token get 401,\n" +
 		"is anything echoed, does HTTP framing hold. Every session it opens is deleted.\n\n" +
-		"Checks, by group (rawmcp probe -list for each; -list -only ID for its help):\n" + groups.String() + "\n" +
+		"Checks, by group (rawmcp probe -list for each; -list -only ID for its help; -list -md\n" +
+		"for the catalogue as Markdown, wire/client/probe/CHECKS.md):\n" + groups.String() + "\n" +
 		"Levels: MUST not met fails, SHOULD warns, H (hardening) warns, or fails with -strict.\n" +
 		"Verdicts: pass, fail, warn, skip (the run lacks what the check needs), error (the\n" +
 		"target broke the exchange), info. The token is sent to the endpoint only, never to the\n" +
@@ -55,6 +56,7 @@ func runProbe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	trace := fs.Bool("trace", false, "print every exchange like curl -v on stderr, tokens and session ids redacted")
 	timeout := fs.Duration("timeout", 5*time.Second, "limit on each exchange")
 	list := fs.Bool("list", false, "print the catalogue (with -only, each check's help) and exit, touching no network")
+	md := fs.Bool("md", false, "with -list: print the whole catalogue as Markdown (wire/client/probe/CHECKS.md)")
 	if code, done := parse(fs, args, 0); done {
 		return code
 	}
@@ -68,6 +70,17 @@ func runProbe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err != nil {
 		fmt.Fprintln(stderr, "rawmcp", err)
 		return exitUsage
+	}
+	if *md && (!*list || len(onlyIDs)+len(skipIDs) > 0) {
+		fmt.Fprintln(stderr, "rawmcp probe: -md prints the whole catalogue: give it with -list alone")
+		return exitUsage
+	}
+	if *md {
+		if err := probe.WriteMarkdown(stdout); err != nil {
+			fmt.Fprintln(stderr, "rawmcp probe:", err)
+			return exitFail
+		}
+		return exitOK
 	}
 	if *list {
 		return probeList(stdout, onlyIDs)
@@ -166,7 +179,8 @@ func probeList(stdout io.Writer, only []string) int {
 			fmt.Fprintf(&b, "  %-6s %-6s %-5s %s\n", c.ID, c.Level, c.Needs, c.Line)
 			if len(only) > 0 {
 				fmt.Fprintf(&b, "         source: %s; rule: %s\n", c.Source, orNone(string(c.Rule)))
-				b.WriteString(wrap(c.Help, 9, 88))
+				b.WriteString(wrap("sends: "+c.Sends, 9, 88))
+				b.WriteString(wrap("passes when: "+c.Passes, 9, 88))
 			}
 		}
 	}

@@ -275,13 +275,35 @@ func TestProbeList(t *testing.T) {
 	}
 }
 
+// TestProbeListMarkdown: -list -md prints the catalogue document, the
+// committed wire/client/probe/CHECKS.md; -md without -list, or with a
+// selection, is a usage error.
+func TestProbeListMarkdown(t *testing.T) {
+	stdout, _, code := rawmcp(t, "probe", "-list", "-md")
+	if code != exitOK {
+		t.Fatalf("exit status %d", code)
+	}
+	committed, err := os.ReadFile("../../wire/client/probe/CHECKS.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(committed), stdout); diff != "" {
+		t.Errorf("-list -md is not CHECKS.md (-committed +printed):\n%s", diff)
+	}
+	for _, args := range [][]string{{"probe", "-md"}, {"probe", "-list", "-md", "-only", "HO"}} {
+		if _, _, code := rawmcp(t, args...); code != exitUsage {
+			t.Errorf("%v: exit status %d, want %d", args, code, exitUsage)
+		}
+	}
+}
+
 // TestProbeHelp: rawmcp help probe lists the flags and the groups.
 func TestProbeHelp(t *testing.T) {
 	_, stderr, code := rawmcp(t, "help", "probe")
 	if code != exitOK {
 		t.Fatalf("exit status %d", code)
 	}
-	for _, want := range []string{"-url", "-token", "-token2", "-tokens", "-only", "-skip", "-strict", "-require-all", "-json", "-html", "-trace", "-timeout", "-list"} {
+	for _, want := range []string{"-url", "-token", "-token2", "-tokens", "-only", "-skip", "-strict", "-require-all", "-json", "-html", "-trace", "-timeout", "-list", "-md"} {
 		if !strings.Contains(stderr, "  "+want+" ") && !strings.Contains(stderr, "  "+want+"\n") {
 			t.Errorf("help lacks the flag %s", want)
 		}

@@ -1,6 +1,5 @@
 // Package jsonrpc checks a request body byte by byte and reads it as one JSON-RPC 2.0
-// message, as MCP 2025-11-25 profiles JSON-RPC (Base overview §1 and schema.json; see
-// shared/spec/mcp-transport.md §12).
+// message, as MCP 2025-11-25 profiles JSON-RPC (Base overview §1 and schema.json).
 //
 // encoding/json is lenient where a security boundary must not be: it keeps the last of two
 // duplicate member names, matches member names to struct fields case-insensitively, and

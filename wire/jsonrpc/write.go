@@ -29,7 +29,7 @@ func AppendResult(dst []byte, id ID, result []byte) []byte {
 // AppendError appends {"jsonrpc":"2.0","id":<id>,"error":{"code":<code>,"message":<message>}}.
 // A zero id omits "id": the MCP schema types the error response id as optional string or
 // integer, and omits it when the failed message's id could not be read (T-63), where plain
-// JSON-RPC 2.0 would write null (mcp-transport.md §12).
+// JSON-RPC 2.0 would write null.
 func AppendError(dst []byte, id ID, code int, message string) []byte {
 	dst = append(dst, versionMember...)
 	dst = appendIDMember(dst, id)

@@ -1,7 +1,7 @@
 package rule
 
 // The rules rawmcp probe cites that the server's table does not name: the
-// black-box checks of shared/probe/CHECKS.md judge any server, so some
+// black-box checks of wire/client/probe/CHECKS.md judge any server, so some
 // rest on a client's MUST (one message per POST, no token in a query)
 // that a careful server polices, and the Text says what the probe expects
 // of the server it is pointed at.

@@ -20,7 +20,7 @@ func token(canonical string) ([]policy.TokenFileEntry, error) {
 	}}}, nil
 }
 
-// TestOwnOriginsAlwaysAllowed (T-P16, DESIGN.md): the server's own
+// TestOwnOriginsAlwaysAllowed (T-P16): the server's own
 // origins are on the allowlist whatever Config.Origins says; Origins adds
 // more; a foreign origin stays 403.
 func TestOwnOriginsAlwaysAllowed(t *testing.T) {

@@ -1,9 +1,51 @@
 package probe
 
-import "rawmcp/wire/rule"
+import (
+	"slices"
+	"strings"
+)
 
-// Catalogue returns the checks of shared/probe/CHECKS.md, in its order,
-// as copies: a caller may keep or change them without touching the run.
+// groups are the catalogue's sections in its order. A group is one file
+// (ho.go for HO) declaring each check right above its run function and
+// the group's list of them (hoGroup); adding a group is that file and a
+// line here.
+var groups = []*group{
+	&preGroup,
+	&hoGroup,
+	&mmGroup,
+	&pvGroup,
+	&seGroup,
+	&jrGroup,
+	&auGroup,
+	&rsGroup,
+	&lfGroup,
+	&ehGroup,
+}
+
+// group is a section of the catalogue and its checks.
+type group struct {
+	Group
+	checks []*Check
+}
+
+// catalogue is every check: group order, then id within a group, each
+// with its Group set from the group that lists it.
+var catalogue = func() []Check {
+	var out []Check
+	for _, g := range groups {
+		checks := slices.Clone(g.checks)
+		slices.SortFunc(checks, func(a, b *Check) int { return strings.Compare(a.ID, b.ID) })
+		for _, c := range checks {
+			c := *c
+			c.Group = g.Code
+			out = append(out, c)
+		}
+	}
+	return out
+}()
+
+// Catalogue returns the catalogue's checks as copies: a caller may keep
+// or change them without touching the run.
 func Catalogue() []*Check {
 	out := make([]*Check, len(catalogue))
 	for i := range catalogue {
@@ -16,265 +58,3 @@ func Catalogue() []*Check {
 // preflight is PRE-01: Run runs it first, always; a target that fails it
 // is not probed further.
 var preflight = &catalogue[0]
-
-var catalogue = []Check{
-	// Preflight.
-	{ID: "PRE-01", Group: "PRE", Level: Must, Source: "MCP Lifecycle §Initialization", Rule: rule.InitializeResultShape,
-		Line:     "The endpoint speaks MCP",
-		Help:     "Sends initialize (with -token, if given). Passes on a 2xx whose JSON or SSE body holds the JSON-RPC result for that id with protocolVersion, capabilities and serverInfo{name, version}; anything else stops the run (exit 2): no MCP endpoint there, or the token was refused. With -token it also sends initialize without one, to learn whether the target requires a token; the AU checks skip on one that does not.",
-		Sessions: 2, phase: phasePreflight, run: runPRE01},
-	{ID: "PRE-02", Group: "PRE", Level: Must, Source: "MCP Transports §Session 1; OWASP ASVS V3.2.2 (H)", Rule: rule.SessionIDVisibleASCII,
-		Line:     "Session ids are well formed and unguessable",
-		Help:     "Opens six sessions one at a time, deleting each at once. MUST: every id is visible ASCII 0x21-0x7E. Hardening: no two are equal, the ids do not read as numbers counting up (a counter or a clock, dashes ignored), and the estimated entropy is at least 64 bits: an offset where all six ids agree counts for nothing (a prefix, a UUID's version digit), every other offset for the bits of the smallest usual alphabet (decimal, hex, alphanumeric, base64url, base64) holding what appeared there. Six samples cannot tell a random id from a hash of a counter; the estimate is what the bytes show.",
-		Sessions: 1, run: runPRE02},
-
-	// Host and Origin.
-	{ID: "HO-01", Group: "HO", Level: Hardening, Source: "MCP Security Best Practices §Local MCP server compromise", Rule: rule.HostNotOurs,
-		Line:     "Foreign Host refused",
-		Help:     "Sends initialize with Host: evil.example, as a page on a DNS-rebinding name would. Passes on a 4xx without Mcp-Session-Id. A 2xx, or a refusal that still issued a session, is not met; no answer at all is an error, not a refusal.",
-		Sessions: 1, run: runHO01},
-	{ID: "HO-02", Group: "HO", Level: Must, Source: "MCP Transports §Security warning", Rule: rule.OriginRefused,
-		Line:     "Foreign Origin refused",
-		Help:     "Sends initialize with Origin: http://evil.example and the run's token. Passes on 403 only: the spec names the status. A 401 to the valid token is an error, since the Origin check may sit behind it.",
-		Sessions: 1, run: runHO02},
-	{ID: "HO-03", Group: "HO", Level: Must, Source: "MCP Transports (\"all incoming connections\")", Rule: rule.OriginEveryRequest,
-		Line:     "Origin checked on GET and DELETE too",
-		Help:     "On a live session, sends GET and DELETE with Origin: http://evil.example, then pings the session. Passes when each answers 403 and the ping still gets its result. A 405 is accepted as not serving the method at all (noted); any 2xx, or a session the refused DELETE ended, is not met.",
-		Sessions: 1, run: runHO03},
-	{ID: "HO-04", Group: "HO", Level: Must, Source: "MCP Transports §Security warning", Rule: rule.OriginRefused,
-		Line:     "Origin: null refused",
-		Help:     "Sends initialize with Origin: null, the origin of sandboxed frames, file: pages and some redirects, which no allowlist can mean. Passes on 403 only.",
-		Sessions: 1, run: runHO04},
-	{ID: "HO-05", Group: "HO", Level: Should, Source: "interoperability (the official conformance suite)", Rule: rule.OriginNotAllowed,
-		Line:     "The server's own origin accepted",
-		Help:     "Sends initialize with Host and Origin both the URL's own (http://host:port). Passes when initialize gets its result: an Origin check that refuses the server's own origin refuses every browser-based client it serves.",
-		Sessions: 1, run: runHO05},
-	{ID: "HO-06", Group: "HO", Level: Hardening, Source: "CVE-2026-33252", Rule: rule.ContentTypeJSON,
-		Line:     "No cross-site \"simple\" POST",
-		Help:     "Sends initialize as Content-Type: text/plain with Origin: http://evil.example: the request any web page may send without a CORS preflight. Passes on any answer but a 2xx (403 for the Origin or 415 for the type).",
-		Sessions: 1, run: runHO06},
-
-	// Methods and media types.
-	{ID: "MM-01", Group: "MM", Level: Hardening, Source: "MCP Transports §Sending 2 (a client MUST)", Rule: rule.AcceptBothTypes,
-		Line:     "POST needs both media types in Accept",
-		Help:     "Sends initialize with Accept: application/json only. Passes on a 4xx (406 is the precise status and is noted otherwise); a 2xx is not met.",
-		Sessions: 1, run: runMM01},
-	{ID: "MM-02", Group: "MM", Level: Hardening, Source: "RFC 9110 §15.5.16", Rule: rule.ContentTypeJSON,
-		Line:     "POST body must be declared JSON",
-		Help:     "Sends initialize with Content-Type: text/plain. Passes on a 4xx (415 noted otherwise); a 2xx is not met.",
-		Sessions: 1, run: runMM02},
-	{ID: "MM-03", Group: "MM", Level: Hardening, Source: "MCP Transports §Listening 2", Rule: rule.AcceptBothTypes,
-		Line:     "GET needs text/event-stream in Accept",
-		Help:     "On a live session, sends GET with Accept: application/json. Passes on a 4xx or 405; a 2xx is not met.",
-		Sessions: 1, run: runMM03},
-	{ID: "MM-04", Group: "MM", Level: Must, Source: "MCP Transports §Listening 3", Rule: rule.GetStream,
-		Line:     "GET answers SSE or 405",
-		Help:     "On a live session, sends GET with Accept: text/event-stream and reads until the first event or 2 s. Passes on 200 text/event-stream (an open stream without events is fine) or 405 with Allow; a 405 without Allow, or anything else, is not met.",
-		Sessions: 1, run: runMM04},
-	{ID: "MM-05", Group: "MM", Level: Must, Source: "RFC 9110 §15.5.6", Rule: rule.AllowOn405,
-		Line:     "Other methods: 405 with Allow",
-		Help:     "Sends PUT to the endpoint with the token and a JSON body. Passes on 405 with Allow. A 405 without Allow fails (RFC 9110 MUST); another 4xx or 501 is a warn; a 2xx fails.",
-		Sessions: 0, run: runMM05},
-	{ID: "MM-06", Group: "MM", Level: Must, Source: "MCP Transports §Sending 4", Rule: rule.NotificationAccepted,
-		Line:     "A notification gets 202",
-		Help:     "After initialize, sends notifications/initialized. Passes on 202 with an empty body.",
-		Sessions: 1, run: runMM06},
-
-	// Protocol version.
-	{ID: "PV-01", Group: "PV", Level: Must, Source: "MCP Transports §Protocol version header", Rule: rule.VersionUnsupported,
-		Line:     "A past version refused",
-		Help:     "On a live session, pings with MCP-Protocol-Version: 1999-01-01. Passes on 400 only.",
-		Sessions: 1, run: runPV01},
-	{ID: "PV-02", Group: "PV", Level: Must, Source: "MCP Transports §Protocol version header", Rule: rule.VersionUnsupported,
-		Line:     "A future version refused on every method",
-		Help:     "On a live session, sends POST (ping), GET and DELETE with MCP-Protocol-Version: 9999-01-01, which a server comparing version strings lets through. Passes when each answers 400; a 405 on GET or DELETE is accepted as not serving the method (noted).",
-		Sessions: 1, run: runPV02},
-	{ID: "PV-03", Group: "PV", Level: Must, Source: "MCP Transports §Protocol version header", Rule: rule.VersionUnsupported,
-		Line:     "A malformed version refused",
-		Help:     "On a live session, pings with MCP-Protocol-Version: garbage. Passes on 400 only.",
-		Sessions: 1, run: runPV03},
-	{ID: "PV-04", Group: "PV", Level: Informational, Source: "MCP Transports §Protocol version header", Rule: rule.VersionAssumed,
-		Line:     "Missing header after init",
-		Help:     "On a live session, pings without MCP-Protocol-Version and reports what came back. The spec says to assume 2025-03-26; a server that speaks only later revisions refuses instead, and both are defensible, so this is info, never judged.",
-		Sessions: 1, run: runPV04},
-	{ID: "PV-05", Group: "PV", Level: Must, Source: "MCP Lifecycle §Version negotiation", Rule: rule.VersionCounterOffer,
-		Line:     "Negotiation answers a supported version",
-		Help:     "Sends initialize proposing 2099-01-01. Passes on a result whose protocolVersion is a known MCP revision (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28). An error or an echo of 2099-01-01 fails; a version unknown to the probe is a warn.",
-		Sessions: 1, run: runPV05},
-
-	// Sessions.
-	{ID: "SE-01", Group: "SE", Level: Should, Source: "MCP Transports §Session 2", Rule: rule.SessionRequired,
-		Line:     "Missing session id refused",
-		Help:     "After initialize, pings without Mcp-Session-Id. Passes on 400; a 404 would tell a client its session ended.",
-		Sessions: 1, run: runSE01},
-	{ID: "SE-02", Group: "SE", Level: Should, Source: "MCP Transports §Session 3", Rule: rule.SessionNotFound,
-		Line:     "Unknown session id refused",
-		Help:     "Pings with an id never issued but shaped like an issued one (each letter and digit replaced by a random one of its kind), so only a lookup can tell. Passes on 404; a 2xx means the server does not validate ids.",
-		Sessions: 1, run: runSE02},
-	{ID: "SE-03", Group: "SE", Level: Must, Source: "MCP Transports §Session 5 (MAY end, MUST 405 if not)", Rule: rule.DeleteEndsSession,
-		Line:     "DELETE ends a session",
-		Help:     "Sends DELETE on a live session. Passes on a 2xx, or on 405 (the server lets no client end sessions; SE-04 then skips). Anything else fails.",
-		Sessions: 1, run: runSE03},
-	{ID: "SE-04", Group: "SE", Level: Must, Source: "MCP Transports §Session 3", Rule: rule.SessionNotFound,
-		Line:     "An ended session stays ended",
-		Help:     "Deletes a session, then sends ping and GET with its id. Passes when both answer 404 (a 405 on GET is accepted); a server answering DELETE 405 skips.",
-		Sessions: 1, run: runSE04},
-	{ID: "SE-05", Group: "SE", Level: Hardening, Source: "MCP Lifecycle §Operation", Rule: rule.InitializedFirst,
-		Line:     "Lifecycle order enforced",
-		Help:     "After initialize and before notifications/initialized, sends the first list method the server declares (resources, tools, prompts), then the notification and the same request again. Passes when the early one is refused (a 4xx or a JSON-RPC error) and the late one is served; a late refusal too is an error, since the early refusal then proves nothing. Skips when no list method is declared.",
-		Sessions: 1, run: runSE05},
-	{ID: "SE-06", Group: "SE", Level: Hardening, Source: "MCP Lifecycle", Rule: rule.LifecycleOrder,
-		Line:     "No second initialize on a session",
-		Help:     "Sends initialize carrying a live session's id. Passes on a 4xx or a JSON-RPC error; a result (and worse, a new session) is not met.",
-		Sessions: 2, run: runSE06},
-	{ID: "SE-07", Group: "SE", Level: Should, Source: "MCP Security Best Practices §Session hijacking", Rule: rule.SessionBoundToUser, Needs: NeedToken | NeedToken2,
-		Line:     "A session is bound to its principal",
-		Help:     "Opens a session with -token, then sends POST, GET and DELETE on it with -token2, then pings it with -token. Passes when each foreign request answers 404 (403 is accepted and noted: it reveals that the session exists; 405 on GET or DELETE is accepted) and the first principal's session survives. A 401 means -token2 is not valid: error.",
-		Sessions: 1, run: runSE07},
-	{ID: "SE-08", Group: "SE", Level: Must, Source: "MCP Security Best Practices (\"MUST NOT use sessions for authentication\")", Rule: rule.SessionNotCredential, Needs: NeedToken,
-		Line:     "A session is not a credential",
-		Help:     "Opens a session with the token, then pings it without Authorization. Passes on 401; a 2xx fails; another refusal is a warn (the id was not taken as a credential, but the client is not told to authenticate).",
-		Sessions: 1, run: runSE08},
-	{ID: "SE-09", Group: "SE", Level: Hardening, Source: "MCP Security Best Practices (resource exhaustion)", Rule: rule.SessionCapacity,
-		Line:     "Sessions are capped or expire",
-		Help:     "Runs alone after the other checks. Initializes up to 64 sessions one after another; passes on a 503 or 429 among them, or on an initialize answer whose header fields advertise the session's expiry (a field naming the session and an expiry or TTL; no standard one exists, and a probe cannot wait out a TTL). Every session opened is deleted afterwards.",
-		Sessions: 64, phase: phaseAlone, run: runSE09},
-
-	// JSON-RPC.
-	{ID: "JR-01", Group: "JR", Level: Must, Source: "MCP Transports §Sending 3 (one message per POST)", Rule: rule.OneMessagePerPost,
-		Line:     "Batches refused",
-		Help:     "Sends the batch [ping, ping] on a live session, with and without MCP-Protocol-Version (a server may check either first). Passes when both answer 400.",
-		Sessions: 1, run: runJR01},
-	{ID: "JR-02", Group: "JR", Level: Must, Source: "MCP Basic §Requests", Rule: rule.RequestIDNotNull,
-		Line:     "Null id refused",
-		Help:     "Sends ping with \"id\": null. Passes on 400 or a JSON-RPC error; a result, or a 202 as if it were a notification, fails.",
-		Sessions: 1, run: runJR02},
-	{ID: "JR-03", Group: "JR", Level: Must, Source: "MCP Basic (each response to its request)", Rule: rule.ResponseEchoesID,
-		Line:     "Reused ids never cross",
-		Help:     "Sends 16 requests at once on one session, each on its own connection and all with id 1, alternating ping and an unknown method. Fails when a ping gets -32601 or the unknown method gets a result (another request's answer), or an answer names another id. Refusals of the reused id are accepted: they cross nothing.",
-		Sessions: 1, run: runJR03},
-	{ID: "JR-04", Group: "JR", Level: Hardening, Source: "GHSA-wvj2-96wp-fq3f", Rule: rule.OneJSONRPCMessage,
-		Line:     "Member names match exactly",
-		Help:     "Sends {\"jsonrpc\":\"2.0\",\"id\":N,\"Method\":\"ping\"}. Passes on anything but a result for N: a decoder that folds case ran requests a filter had not seen.",
-		Sessions: 1, run: runJR04},
-	{ID: "JR-05", Group: "JR", Level: Hardening, Source: "RFC 8259 §4", Rule: rule.StrictJSON,
-		Line:     "Duplicate keys refused",
-		Help:     "Sends a request with two method members, an unknown method first and ping last. Passes on 400; a result (last wins) or a JSON-RPC error (first wins) is not met: a filter and a handler may read different members.",
-		Sessions: 1, run: runJR05},
-	{ID: "JR-06", Group: "JR", Level: Must, Source: "MCP Transports §Sending 4", Rule: rule.NotificationAccepted,
-		Line:     "An unsolicited response refused or accepted cleanly",
-		Help:     "POSTs {\"jsonrpc\":\"2.0\",\"id\":99,\"result\":{}}, a response to nothing the server asked. Passes on 202 with an empty body or a 4xx; a 2xx with a body fails.",
-		Sessions: 1, run: runJR06},
-	{ID: "JR-07", Group: "JR", Level: Hardening, Source: "resource exhaustion (recursive decoders)", Rule: rule.StrictJSON,
-		Line:     "Deep nesting refused",
-		Help:     "Sends ping whose params nest arrays 10 000 deep (20 KB), then a plain ping. Passes on a 4xx followed by a served ping: 400 from a depth limit, or 413 from a body limit that refuses the document before any parser sees it (noted). A 2xx, no answer, a 5xx or a server that stops answering is not met.",
-		Sessions: 1, run: runJR07},
-	{ID: "JR-08", Group: "JR", Level: Must, Source: "MCP Transports (UTF-8 JSON-RPC)", Rule: rule.UTF8Body,
-		Line:     "Broken JSON refused",
-		Help:     "Sends truncated JSON, then a ping whose params hold invalid UTF-8. Passes when both answer 400; a missing -32700 error code is noted, not failed.",
-		Sessions: 1, run: runJR08},
-
-	// Authorization.
-	{ID: "AU-01", Group: "AU", Level: Must, Source: "MCP Authorization §Error handling; RFC 9110 §11.6.1", Rule: rule.ChallengeOn401,
-		Line:     "A missing token gets a challenge",
-		Help:     "Sends initialize without Authorization. Passes on 401 with a WWW-Authenticate Bearer challenge. On a target that serves requests without a token: fails if -token was given (something was meant to be protected), skips otherwise.",
-		Sessions: 1, run: runAU01},
-	{ID: "AU-02", Group: "AU", Level: Must, Source: "MCP Authorization §PRM discovery; RFC 9728 §3, §3.3", Rule: rule.MetadataResource,
-		Line:     "Metadata is discoverable",
-		Help:     "Fetches Protected Resource Metadata as a client would, without a token: the challenge's resource_metadata if it is on the target's own origin (the probe dials no other host), then /.well-known/oauth-protected-resource with the endpoint's path inserted, then without it. Passes when one answers 200 with a JSON object whose resource is exactly the -url and whose authorization_servers is a non-empty list.",
-		Sessions: 1, run: runAU02},
-	{ID: "AU-03", Group: "AU", Level: Must, Source: "MCP Authorization; RFC 6750 §3.1 (error: SHOULD)", Rule: rule.InvalidToken,
-		Line:     "A garbage token refused",
-		Help:     "Sends initialize with Bearer not-a-token. Passes on 401 with error=\"invalid_token\"; 401 without it is a warn (SHOULD); anything else fails.",
-		Sessions: 1, run: runAU03},
-	{ID: "AU-04", Group: "AU", Level: Should, Source: "RFC 6750 §3.1 (SHOULD NOT)", Rule: rule.NoCredentials,
-		Line:     "No error code without credentials",
-		Help:     "Sends initialize without Authorization, and with Authorization: Basic (probe:probe). Passes when both answer 401 whose challenge has no error parameter: without a bearer token there is nothing to be invalid. A 2xx to the Basic credentials fails.",
-		Sessions: 2, run: runAU04},
-	{ID: "AU-05", Group: "AU", Level: Must, Source: "MCP Authorization §Access token usage; RFC 6750 §2.3", Rule: rule.NoTokenInQuery, Needs: NeedToken,
-		Line:     "A token in the query is not accepted",
-		Help:     "Sends initialize to the URL with ?access_token=DECOY and no Authorization. The decoy is random and shaped like a token, never the real one: a query lands in access logs, the leak RFC 6750 §2.3 forbids, so this check shows that the query path is refused and not echoed, not what a server would do with a real token there. Passes on a 4xx (401 or 400 usually) without the decoy in the answer.",
-		Sessions: 1, run: runAU05},
-	{ID: "AU-06", Group: "AU", Level: Must, Source: "RFC 9110 §11.1; RFC 6750 §2.1", Rule: rule.BearerSyntax, Needs: NeedToken,
-		Line:     "Authorization header syntax",
-		Help:     "Sends initialize with \"bearer T\" (the scheme is case-insensitive), then with \"Bearer a b\" (a credential is one b64token). Passes when the first gets its result and the second a 4xx.",
-		Sessions: 2, run: runAU06},
-	{ID: "AU-07", Group: "AU", Level: Must, Source: "MCP Authorization §Token handling; RFC 8707", Rule: rule.AudienceBound, Needs: NeedNamed,
-		Line:     "Tokens for another resource refused",
-		Help:     "Sends initialize with the -tokens file's wrong_audience token. Passes on 401.",
-		Sessions: 1, run: runAU07},
-	{ID: "AU-08", Group: "AU", Level: Must, Source: "MCP Authorization §Token handling", Rule: rule.InvalidToken, Needs: NeedNamed,
-		Line:     "Expired or foreign-issuer tokens refused",
-		Help:     "Sends initialize with the expired token, then the wrong_issuer token. Passes when both answer 401. With only one of the two in -tokens it fails if that one is accepted and skips otherwise: half the evidence is never a pass.",
-		Sessions: 2, run: runAU08},
-	{ID: "AU-09", Group: "AU", Level: Should, Source: "MCP Authorization §Scope challenge", Rule: rule.InsufficientScope, Needs: NeedNamed,
-		Line:     "Insufficient scope gets a step-up challenge",
-		Help:     "With the low_scope token: initialize, then each list method the server declares, until one is refused with 403. Passes when that 403 carries a Bearer challenge with error=\"insufficient_scope\", scope and resource_metadata. If every method is served, no scope is enforced (or the token is not low): warn. A 401 means the token is not valid: error.",
-		Sessions: 1, run: runAU09},
-	{ID: "AU-10", Group: "AU", Level: Must, Source: "MCP Authorization (\"every HTTP request\")", Rule: rule.EveryRequestAuthenticated, Needs: NeedToken,
-		Line:     "Every method is authenticated",
-		Help:     "On a live session, sends GET and DELETE without Authorization, then pings with the token. Passes when both answer 401 (a 405 is accepted as not serving the method) and the session survives the tokenless DELETE.",
-		Sessions: 1, run: runAU10},
-	{ID: "AU-11", Group: "AU", Level: Must, Source: "RFC 9728 §3", Rule: rule.MetadataServed,
-		Line:     "The metadata endpoint needs no token",
-		Help:     "Fetches the metadata as AU-02 does, without a token. Passes when one of the places answers 200.",
-		Sessions: 1, run: runAU11},
-
-	// Streams.
-	{ID: "RS-01", Group: "RS", Level: Should, Source: "MCP Transports §Sending 6", Rule: rule.PostStreamEnds,
-		Line:     "A POST SSE stream ends after its response",
-		Help:     "Sends the server's list methods, then ping, until one is answered as text/event-stream, then reads on. Passes when the stream ends within 2 s of the event holding the response. Skips when every answer is application/json.",
-		Sessions: 1, run: runRS01},
-	{ID: "RS-02", Group: "RS", Level: Must, Source: "MCP Transports §Resumability", Rule: rule.NoForeignReplay,
-		Line:     "No replay across sessions",
-		Help:     "On session A, sends the list methods and ping and a GET, collecting event ids; on session B, sends GET with Last-Event-ID set to A's first event id. Passes on a 4xx, or a stream with no event that carries one of A's ids with A's data and no response to one of A's requests. Skips when A's streams carry no event id.",
-		Sessions: 2, run: runRS02},
-	{ID: "RS-03", Group: "RS", Level: Hardening, Source: "MCP Transports §Resumability", Rule: rule.CursorUnknown,
-		Line:     "A malformed cursor is refused or ignored",
-		Help:     "On a live session, sends GET with Last-Event-ID: x and reads for 2 s. Passes on a 4xx, or on a stream that carries no JSON-RPC response (a GET stream carries responses only when it resumes a request's stream).",
-		Sessions: 1, run: runRS03},
-
-	// HTTP framing and limits.
-	{ID: "LF-01", Group: "LF", Level: Hardening, Source: "resource exhaustion", Rule: rule.FixedLimit,
-		Line:     "Body size limited",
-		Help:     "Sends ping with an 8 MiB body in 64 KiB writes, reading the answer meanwhile, for up to 10 s. Passes on 413, on another 4xx before the body was all written, or on a close before then. A 2xx, a refusal after all 8 MiB were taken, or silence is not met.",
-		Sessions: 1, run: runLF01},
-	{ID: "LF-02", Group: "LF", Level: Must, Source: "RFC 9112 §6.1", Rule: rule.TEWithCLCloses,
-		Line:     "CL+TE never smuggles",
-		Help:     "Sends a POST with Content-Length covering the whole body and Transfer-Encoding: chunked, whose chunked body is empty and followed by GET /rawmcp-probe-behind. Fails when anything answers that GET, or when the connection stays open 2 s after the answer (RFC 9112 §6.1: close after responding). A 2xx framed by Transfer-Encoding and then a close is a warn; a 4xx and close, or a close without an answer, passes.",
-		Sessions: 0, run: runLF02},
-	{ID: "LF-03", Group: "LF", Level: Must, Source: "RFC 9112 §6.3", Rule: rule.InvalidContentLength,
-		Line:     "Conflicting Content-Length refused",
-		Help:     "Sends a POST with Content-Length: 2 and Content-Length: 3. Passes on 400 followed by a close within 2 s.",
-		Sessions: 0, run: runLF03},
-	{ID: "LF-04", Group: "LF", Level: Hardening, Source: "RFC 9112 §5.2", Rule: rule.ObsFoldRefused,
-		Line:     "obs-fold refused",
-		Help:     "Sends initialize with a header field continued on a line starting with a space. Passes on a 4xx (400 noted otherwise) or a close; a served request is not met.",
-		Sessions: 1, run: runLF04},
-	{ID: "LF-05", Group: "LF", Level: Hardening, Source: "RFC 9112 §2.2", Rule: rule.BareLF,
-		Line:     "Bare LF refused",
-		Help:     "Sends initialize with every line ended by LF alone. Passes on a 4xx (400 noted otherwise) or a close. RFC 9112 allows a server to accept bare LF, so a served request is a warn even with -strict.",
-		Sessions: 1, run: runLF05},
-	{ID: "LF-06", Group: "LF", Level: Hardening, Source: "RFC 6585 §5", Rule: rule.OversizedHead,
-		Line:     "Header flood refused",
-		Help:     "Sends initialize with 200 header fields, then with a 64 KiB header section. Passes when both get a 4xx (431 noted otherwise) and a close within 2 s.",
-		Sessions: 2, run: runLF06},
-	{ID: "LF-07", Group: "LF", Level: Hardening, Source: "slowloris", Rule: rule.ReadDeadline,
-		Line:     "A slow head is cut",
-		Help:     "Sends an initialize head one byte every 300 ms. Passes when the server answers (408) or closes within 10 s.",
-		Sessions: 0, run: runLF07},
-	{ID: "LF-08", Group: "LF", Level: Must, Source: "RFC 9112 §9.3", Rule: rule.BodyReadOrClosed,
-		Line:     "An error answer closes",
-		Help:     "Sends a POST the server refuses before reading its body (Accept: text/html), whose body is the request GET /rawmcp-probe-behind. Fails when that request is answered: the unread body was parsed as the next request. Passes when the server reads the body or closes the connection; a POST that is not refused is an error.",
-		Sessions: 0, run: runLF08},
-
-	// Error hygiene.
-	{ID: "EH-01", Group: "EH", Level: Hardening, Source: "MCP Security Best Practices §Observability", Rule: rule.NoSecretsInOutput,
-		Line:     "Nothing echoed",
-		Help:     "Runs after every other check. Sends random markers in Host, Origin, MCP-Protocol-Version, Mcp-Session-Id, the token, the query, a header name and the JSON body (an unknown method's name), then scans every response of the run for a marker or a real token. Passes when none comes back.",
-		Sessions: 2, phase: phaseFinal, run: runEH01},
-	{ID: "EH-02", Group: "EH", Level: Hardening, Source: "browser content sniffing", Rule: "",
-		Line:     "Error bodies are not sniffable",
-		Help:     "Runs after every other check. Makes three error answers of its own (PUT, broken JSON, a path that does not exist) and judges every 4xx and 5xx with a body the run saw: passes when each is application/json (or +json) or carries X-Content-Type-Options: nosniff, and none is HTML.",
-		Sessions: 0, phase: phaseLast, run: runEH02},
-}

@@ -92,18 +92,13 @@ type Group struct {
 }
 
 // Groups are the catalogue's sections, in its order.
-var Groups = []Group{
-	{"PRE", "Preflight"},
-	{"HO", "Host and Origin (DNS rebinding, browsers)"},
-	{"MM", "Methods and media types"},
-	{"PV", "Protocol version"},
-	{"SE", "Sessions"},
-	{"JR", "JSON-RPC"},
-	{"AU", "Authorization (resource server)"},
-	{"RS", "Streams"},
-	{"LF", "HTTP framing and limits"},
-	{"EH", "Error hygiene"},
-}
+var Groups = func() []Group {
+	out := make([]Group, len(groups))
+	for i, g := range groups {
+		out[i] = g.Group
+	}
+	return out
+}()
 
 // phase orders the run: the preflight gates everything; most checks run
 // concurrently; a check that fills the target's session table runs alone
@@ -111,12 +106,14 @@ var Groups = []Group{
 // last of all, so it also reads the other scan's answers.
 type phase uint8
 
+// The phases in run order, but for phaseConcurrent, the zero value, so
+// that a check names a phase only when it runs apart.
 const (
-	phaseConcurrent phase = iota
-	phasePreflight
-	phaseAlone
-	phaseLast
-	phaseFinal
+	phaseConcurrent phase = iota // with the others, after the preflight
+	phasePreflight               // PRE-01, first and alone
+	phaseAlone                   // one at a time, after the concurrent ones
+	phaseScan                    // scans the run's answers (EH-02)
+	phaseEchoScan                // scans the run's answers, the scan's too (EH-01)
 )
 
 // Check is one entry of the catalogue: a value, so that a caller (rawmcp
@@ -129,9 +126,11 @@ type Check struct {
 	Rule   rule.ID // the rule tested, "" where the rule table has none
 	Needs  Need
 	Line   string // one line: what must hold
-	// Help says what the check sends, what evidence it accepts and why,
-	// where the catalogue's wording leaves a choice.
-	Help string
+	// Sends and Passes are the check's help, a phrase each: what the
+	// check sends ("initialize with Origin: http://evil.example") and what
+	// evidence passes ("403 only"). How the answer is judged in detail is
+	// the run function's, right below the check.
+	Sends, Passes string
 	// Sessions is the most sessions the check may hold at once, including
 	// ones a server creates when it should have refused; the runner keeps
 	// the sum within the target's limits.
@@ -139,10 +138,4 @@ type Check struct {
 
 	phase phase
 	run   func(*checkRun) outcome
-}
-
-// outcome is what a run function decides.
-type outcome struct {
-	verdict Verdict
-	reason  string
 }

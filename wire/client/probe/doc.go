@@ -1,15 +1,39 @@
-// Package probe is rawmcp probe: the black-box check catalogue of
-// shared/probe/CHECKS.md (MCP 2025-11-25 Streamable HTTP, its
-// protected-resource boundary, and the HTTP/1.1 framing under them) run
-// against any MCP endpoint on loopback.
+// Package probe is rawmcp probe: a black-box check catalogue (MCP
+// 2025-11-25 Streamable HTTP, its protected-resource boundary, and the
+// HTTP/1.1 framing under them) run against any MCP endpoint on loopback.
+// CHECKS.md, generated from the code (rawmcp probe -list -md), lists it.
 //
-// Each check is a value (Check: id, group, level, source, rule.ID, needs,
-// help text) with a run function written against the raw client alone,
-// so the same check runs against rawmcp, an SDK server or anything else
-// that listens on 127.0.0.1. Run takes a Target and Options (tokens, a
-// subset by id or group, strictness) and returns a Report with every
-// check's verdict, reason and exchanges; WriteText, WriteJSON and
-// WriteHTML render it.
+// How a check is declared: as data right above its run function, in the
+// file of its group (pre.go, ho.go, mm.go, pv.go, se.go, jr.go, au.go,
+// rs.go, lf.go, eh.go):
+//
+//	// HO-02: a foreign Origin on POST gets 403.
+//	var ho02 = Check{ID: "HO-02", Level: Must, Source: "...", Rule: rule.OriginRefused,
+//		Line:   "Foreign Origin refused",
+//		Sends:  "initialize with Origin: http://evil.example and the run's token",
+//		Passes: "403 only",
+//		Sessions: 1, run: runHO02}
+//
+//	func runHO02(t *checkRun) outcome { ... }
+//
+// Each group file lists its checks (var hoGroup = group{..., []*Check{&ho01,
+// ...}}), and catalogue.go lists the groups; the catalogue is assembled
+// from them in group order, then id order, and nothing else counts the
+// checks. A new check is its var, its run function and its entry in the
+// group's list; a new group is its file and one line in groups. A test
+// finds a Check declared but not listed.
+//
+// A run function writes requests with the raw client alone (checkrun.go:
+// send, sendKeep, feed, readOn, waitClose; rpc.go: initialize, open, ping,
+// request) and returns an outcome (outcome.go): t.pass, t.unmet (not met
+// at the check's level), t.unmetAt, t.skip, t.errored (the Error verdict:
+// the check could not run), t.info, each with a one-line reason, and
+// .with(expected, actual) for the evidence a reason rests on. So the same
+// check runs against rawmcp, an SDK server or anything else on 127.0.0.1.
+// Run takes a Target and Options (tokens, a subset by id or group,
+// strictness) and returns a Report with every check's verdict, reason,
+// expected and actual, and exchanges; WriteText, WriteJSON and WriteHTML
+// render it.
 //
 // How a run behaves:
 //   - PRE-01 runs first and gates the rest: no MCP endpoint, or a refused
@@ -17,8 +41,8 @@
 //   - The other checks run concurrently (4 at a time), each on fresh
 //     connections, within a budget of sessions held at once (6, under
 //     rawmcp serve's 8); SE-09, which fills the session table on purpose,
-//     runs alone after them; EH-02 and then EH-01, which scan every
-//     response of the run, run last.
+//     runs alone after them (phaseAlone); EH-02 and then EH-01, which
+//     scan every response of the run, run last (phaseScan, phaseEchoScan).
 //   - Every session a check causes, even one the target should have
 //     refused to open, is deleted when the check ends.
 //   - Every exchange and the whole check are bounded in time; a read of an

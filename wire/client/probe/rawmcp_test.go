@@ -183,7 +183,7 @@ func TestJSONDocument(t *testing.T) {
 	for k := range checks[1] {
 		checkMembers = append(checkMembers, k)
 	}
-	if diff := cmp.Diff([]string{"exchanges", "group", "id", "level", "reason", "rule", "source", "verdict"}, sorted(checkMembers)); diff != "" {
+	if diff := cmp.Diff([]string{"actual", "exchanges", "expected", "group", "id", "level", "reason", "rule", "source", "verdict"}, sorted(checkMembers)); diff != "" {
 		t.Errorf("check members (-want +got):\n%s", diff)
 	}
 	var counts map[string]int

@@ -9,13 +9,16 @@ import (
 )
 
 // WriteText writes the human table: the checks grouped as in the
-// catalogue, one line each (verdict, id, what must hold), the reason
-// under every one that did not pass, then the summary line.
+// catalogue, one line each (verdict, id, what must hold); under every one
+// that did not pass, the reason and, as h2spec prints them, what was
+// expected and what came back; then the summary line.
 //
 //	Host and Origin (DNS rebinding, browsers)
 //	  pass  HO-01  Foreign Host refused
 //	  fail  HO-02  Foreign Origin refused
 //	               answered 200 application/json with a result for Origin: http://evil.example: ...
+//	               expected: 403
+//	                 actual: 200 application/json with a result
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	for _, g := range Groups {
@@ -31,6 +34,10 @@ func (r *Report) WriteText(w io.Writer) error {
 			fmt.Fprintf(&b, "  %-5s %-6s %s\n", res.Verdict, res.Check.ID, res.Check.Line)
 			if res.Verdict != Pass && res.Reason != "" {
 				b.WriteString("               " + printable(res.Reason) + "\n")
+			}
+			if res.Verdict != Pass && (res.Expected != "" || res.Actual != "") {
+				b.WriteString("               expected: " + printable(res.Expected) + "\n")
+				b.WriteString("                 actual: " + printable(res.Actual) + "\n")
 			}
 		}
 	}
@@ -81,6 +88,8 @@ type jsonCheck struct {
 	Rule      string     `json:"rule"`
 	Verdict   Verdict    `json:"verdict"`
 	Reason    string     `json:"reason"`
+	Expected  string     `json:"expected"`
+	Actual    string     `json:"actual"`
 	Exchanges []Exchange `json:"exchanges"`
 }
 
@@ -105,7 +114,8 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		}
 		doc.Checks = append(doc.Checks, jsonCheck{
 			ID: res.Check.ID, Group: res.Check.Group, Level: res.Check.Level, Source: res.Check.Source,
-			Rule: string(res.Check.Rule), Verdict: res.Verdict, Reason: res.Reason, Exchanges: exchanges,
+			Rule: string(res.Check.Rule), Verdict: res.Verdict, Reason: res.Reason,
+			Expected: res.Expected, Actual: res.Actual, Exchanges: exchanges,
 		})
 	}
 	enc := json.NewEncoder(w)

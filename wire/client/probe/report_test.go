@@ -26,6 +26,7 @@ func sampleReport() *Report {
 			{Check: check("PRE-01"), Verdict: Pass, Reason: "speaks MCP"},
 			{Check: check("HO-01"), Verdict: Pass, Reason: "answered 403"},
 			{Check: check("HO-02"), Verdict: Fail, Reason: "answered 200 for Origin: http://evil.example\x1b[31m",
+				Expected: "403", Actual: "200 application/json with a result",
 				Exchanges: []Exchange{{Request: "POST /mcp HTTP/1.1\r\n\r\n", Response: "HTTP/1.1 200 OK\r\n\r\n<script>x</script>"}}},
 			{Check: check("PV-04"), Verdict: Info, Reason: "answered 400"},
 			{Check: check("SE-07"), Verdict: Skip, Reason: "needs -token2"},
@@ -44,6 +45,8 @@ Host and Origin (DNS rebinding, browsers)
   pass  HO-01  Foreign Host refused
   fail  HO-02  Foreign Origin refused
                answered 200 for Origin: http://evil.example [31m
+               expected: 403
+                 actual: 200 application/json with a result
 Protocol version
   info  PV-04  Missing header after init
                answered 400
@@ -69,6 +72,9 @@ func TestWriteHTML(t *testing.T) {
 		if strings.Contains(page, external) {
 			t.Errorf("the page has %q: it must be self-contained", external)
 		}
+	}
+	if !strings.Contains(page, "expected: <code>403</code><br>actual: <code>200 application/json with a result</code>") {
+		t.Error("the page lacks HO-02's expected and actual")
 	}
 	if !strings.Contains(page, "&lt;script&gt;x&lt;/script&gt;") {
 		t.Error("the response bytes are not escaped")

@@ -5,6 +5,7 @@ import (
 	"mime"
 	"strconv"
 	"strings"
+	"time"
 
 	"rawmcp/sseframe"
 	"rawmcp/wire/client"
@@ -116,7 +117,7 @@ func (t *checkRun) open(authorization string, bare bool) (*session, *outcome) {
 	req, id := t.initialize(withAuthorization(authorization))
 	r := t.send("open a session: initialize", req.Bytes(), toResponse, 0)
 	if !r.isResult(id) {
-		o := t.broken("could not open a session: initialize %s", r.describe())
+		o := t.errored("could not open a session: initialize %s", r.describe())
 		return nil, &o
 	}
 	s := t.issued(r, authorization)
@@ -124,7 +125,7 @@ func (t *checkRun) open(authorization string, bare bool) (*session, *outcome) {
 		return s, nil
 	}
 	if n := t.initialized(s); !is2xx(n.status()) {
-		o := t.broken("could not open a session: notifications/initialized %s", n.describe())
+		o := t.errored("could not open a session: notifications/initialized %s", n.describe())
 		return nil, &o
 	}
 	return s, nil
@@ -289,13 +290,23 @@ func (r *reply) isRPCError(id int64) bool {
 	return false
 }
 
-// describe says in a few words what came back: "403", "200
-// (text/event-stream, a result)", "no answer: the connection closed".
+// describe says in a few words what came back, for a reason: "answered
+// 403", "answered 200 text/event-stream with a result", "got no answer
+// (...)".
 func (r *reply) describe() string {
 	if r.resp == nil {
-		return "got no answer (" + errText(r.err) + ")"
+		return "got " + r.actual()
 	}
-	d := "answered " + strconv.Itoa(r.resp.Status)
+	return "answered " + r.actual()
+}
+
+// actual is what came back, as a report's Actual: "403", "200
+// text/event-stream with a result", "no answer (...)".
+func (r *reply) actual() string {
+	if r.resp == nil {
+		return "no answer (" + errText(r.err) + ")"
+	}
+	d := strconv.Itoa(r.resp.Status)
 	if mt := r.mediaType(); mt != "" && r.resp.Status < 300 {
 		d += " " + mt
 	}
@@ -337,3 +348,17 @@ func visibleASCII(s string) bool {
 // is2xx, is4xx classify a status.
 func is2xx(status int) bool { return status >= 200 && status < 300 }
 func is4xx(status int) bool { return status >= 400 && status < 500 }
+
+// getWindow bounds the read of a GET stream: long enough for a priming
+// event, short enough for a stream held open with nothing to send.
+const getWindow = 2 * time.Second
+
+// end deletes s now.
+func (t *checkRun) end(s *session) *reply {
+	return t.send("end the session: DELETE", t.request("DELETE", s, nil).Bytes(), toHead, 0)
+}
+
+// postOn sends body on s and returns the reply.
+func (t *checkRun) postOn(step string, s *session, body []byte, edits ...fieldEdit) *reply {
+	return t.send(step, edit(t.request("POST", s, body), edits...).Bytes(), toResponse, 0)
+}

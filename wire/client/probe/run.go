@@ -53,10 +53,14 @@ type Report struct {
 
 // Result is one check's outcome and its evidence.
 type Result struct {
-	Check     Check
-	Verdict   Verdict
-	Reason    string
-	Exchanges []Exchange
+	Check   Check
+	Verdict Verdict
+	Reason  string // one line: why the verdict
+	// Expected and Actual are the evidence where the verdict rests on an
+	// answer: "403" and "200 text/event-stream with a result for
+	// Origin: http://evil.example"; "" where the check has none to show.
+	Expected, Actual string
+	Exchanges        []Exchange
 }
 
 // Counts is the number of results per verdict, every verdict present.
@@ -151,7 +155,7 @@ func Run(ctx context.Context, target Target, opts Options) (*Report, error) {
 	rep.Server, rep.ProtocolVersion = p.server, p.version
 
 	results := make(map[string]*Result, len(selected))
-	for _, ph := range []phase{phaseConcurrent, phaseAlone, phaseLast, phaseFinal} {
+	for _, ph := range []phase{phaseConcurrent, phaseAlone, phaseScan, phaseEchoScan} {
 		var batch []*Check
 		for _, c := range selected {
 			if c.phase == ph {
@@ -233,6 +237,7 @@ func (p *prober) runCheck(ctx context.Context, c *Check) *Result {
 	t.ctx = context.Background()
 	t.cleanup()
 	res.Verdict, res.Reason, res.Exchanges = o.verdict, o.reason, t.exchanges
+	res.Expected, res.Actual = o.expected, o.actual
 	p.finish(res, t)
 	return res
 }
@@ -275,6 +280,9 @@ func (p *prober) finish(res *Result, t *checkRun) {
 	line := "= " + res.Check.ID + " " + string(res.Verdict)
 	if res.Reason != "" {
 		line += ": " + p.secrets.Redact(res.Reason)
+	}
+	if res.Expected != "" || res.Actual != "" {
+		line += "\n  expected: " + p.secrets.Redact(res.Expected) + "\n    actual: " + p.secrets.Redact(res.Actual)
 	}
 	io.WriteString(p.opts.Trace, line+"\n\n")
 }

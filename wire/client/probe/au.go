@@ -4,16 +4,28 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"rawmcp/wire/client"
+	"rawmcp/wire/rule"
 )
 
+// auGroup is the AU group: each check is declared right above its run
+// function; a check is in the catalogue when it is in this list.
+var auGroup = group{Group{"AU", "Authorization (resource server)"}, []*Check{&au01, &au02, &au03, &au04, &au05, &au06, &au07, &au08, &au09, &au10, &au11}}
+
 // AU-01: a request without a token gets 401 and a Bearer challenge.
+var au01 = Check{ID: "AU-01", Level: Must, Source: "MCP Authorization §Error handling; RFC 9110 §11.6.1", Rule: rule.ChallengeOn401,
+	Line:     "A missing token gets a challenge",
+	Sends:    "initialize without Authorization",
+	Passes:   "401 with a WWW-Authenticate Bearer challenge; on a target that needs no token, fails with -token, skips without",
+	Sessions: 1, run: runAU01}
+
 func runAU01(t *checkRun) outcome {
 	if !t.p.auth {
 		if t.p.opts.Token != "" {
-			return t.unmet("served initialize without any token although -token was given: nothing is protected")
+			return t.unmet("served initialize without any token although -token was given: nothing is protected").with("401", "a result without a token")
 		}
 		return t.skip("the target serves requests without a token: no authorization to check")
 	}
@@ -21,14 +33,14 @@ func runAU01(t *checkRun) outcome {
 	r := t.send("initialize without a token", req.Bytes(), toResponse, 0)
 	switch {
 	case r.resp == nil:
-		return t.broken("%s", r.describe())
+		return t.errored("%s", r.describe())
 	case r.status() != 401:
-		return t.unmet("%s without a token, not 401", r.describe())
+		return t.unmet("%s without a token, not 401", r.describe()).with("401 with a Bearer challenge", r.actual())
 	case r.header("WWW-Authenticate") == "":
-		return t.unmet("401 without WWW-Authenticate (RFC 9110 §11.6.1)")
+		return t.unmet("401 without WWW-Authenticate (RFC 9110 §11.6.1)").with("401 with a Bearer challenge", "401 without WWW-Authenticate")
 	}
 	if _, ok := r.bearer(); !ok {
-		return t.unmet("401, but WWW-Authenticate has no Bearer challenge")
+		return t.unmet("401, but WWW-Authenticate has no Bearer challenge").with("401 with a Bearer challenge", "401 without a Bearer challenge")
 	}
 	return t.pass("401 with a Bearer challenge")
 }
@@ -47,7 +59,7 @@ func (t *checkRun) metadata() (doc *reply, where string, tried []string, broke *
 	req, _ := t.initialize(drop("Authorization"))
 	r := t.send("initialize without a token, for the challenge", req.Bytes(), toResponse, 0)
 	if r.resp == nil {
-		o := t.broken("initialize without a token %s", r.describe())
+		o := t.errored("initialize without a token %s", r.describe())
 		return nil, "", nil, &o
 	}
 	var paths []string
@@ -70,7 +82,7 @@ func (t *checkRun) metadata() (doc *reply, where string, tried []string, broke *
 		m := t.send("GET the metadata, no token", get.Bytes(), toEnd, 0)
 		switch {
 		case m.resp == nil:
-			o := t.broken("GET %s %s", path, m.describe())
+			o := t.errored("GET %s %s", path, m.describe())
 			return nil, "", nil, &o
 		case m.status() == 200:
 			if where == "" || i > 0 {
@@ -84,6 +96,12 @@ func (t *checkRun) metadata() (doc *reply, where string, tried []string, broke *
 }
 
 // AU-02: the metadata is discoverable and names this endpoint.
+var au02 = Check{ID: "AU-02", Level: Must, Source: "MCP Authorization §PRM discovery; RFC 9728 §3, §3.3", Rule: rule.MetadataResource,
+	Line:     "Metadata is discoverable",
+	Sends:    "without a token: the challenge's resource_metadata on the target's origin, then the well-known paths with and without the endpoint's path",
+	Passes:   "200 JSON whose resource is the -url and whose authorization_servers is non-empty",
+	Sessions: 1, run: runAU02}
+
 func runAU02(t *checkRun) outcome {
 	if o, skip := t.skipWithoutAuth(); skip {
 		return o
@@ -93,7 +111,7 @@ func runAU02(t *checkRun) outcome {
 	case broke != nil:
 		return *broke
 	case doc == nil:
-		return t.unmet("no Protected Resource Metadata: %s", joinAnd(tried))
+		return t.unmet("no Protected Resource Metadata: %s", joinAnd(tried)).with("200 metadata at one of the places", joinAnd(tried))
 	}
 	var prm struct {
 		Resource             *string         `json:"resource"`
@@ -102,18 +120,24 @@ func runAU02(t *checkRun) outcome {
 	var servers []string
 	switch {
 	case json.Unmarshal(doc.resp.Body, &prm) != nil:
-		return t.unmet("the metadata %s is not a JSON object", where)
+		return t.unmet("the metadata %s is not a JSON object", where).with("a JSON object", "not a JSON object at "+where)
 	case prm.Resource == nil:
-		return t.unmet("the metadata %s has no resource", where)
+		return t.unmet("the metadata %s has no resource", where).with("a resource member", "no resource at "+where)
 	case *prm.Resource != t.p.target.URL:
-		return t.unmet("the metadata %s names resource %q, not the URL %q (RFC 9728 §3.3)", where, *prm.Resource, t.p.target.URL)
+		return t.unmet("the metadata %s names resource %q, not the URL %q (RFC 9728 §3.3)", where, *prm.Resource, t.p.target.URL).with("resource "+strconv.Quote(t.p.target.URL), "resource "+strconv.Quote(*prm.Resource))
 	case json.Unmarshal(prm.AuthorizationServers, &servers) != nil || len(servers) == 0:
-		return t.unmet("the metadata %s lists no authorization_servers", where)
+		return t.unmet("the metadata %s lists no authorization_servers", where).with("a non-empty authorization_servers", "no authorization_servers at "+where)
 	}
 	return t.pass("found %s: resource is the URL, %s", where, plural(len(servers), "authorization server"))
 }
 
 // AU-03: a token the server never issued gets 401 invalid_token.
+var au03 = Check{ID: "AU-03", Level: Must, Source: "MCP Authorization; RFC 6750 §3.1 (error: SHOULD)", Rule: rule.InvalidToken,
+	Line:     "A garbage token refused",
+	Sends:    "initialize with Bearer not-a-token",
+	Passes:   "401 with error=\"invalid_token\" (401 without it warns)",
+	Sessions: 1, run: runAU03}
+
 func runAU03(t *checkRun) outcome {
 	if o, skip := t.skipWithoutAuth(); skip {
 		return o
@@ -121,19 +145,25 @@ func runAU03(t *checkRun) outcome {
 	req, _ := t.initialize(set("Authorization", "Bearer not-a-token"))
 	r := t.send("initialize with Bearer not-a-token", req.Bytes(), toResponse, 0)
 	if r.resp == nil {
-		return t.broken("%s", r.describe())
+		return t.errored("%s", r.describe())
 	}
 	if r.status() != 401 {
-		return t.unmet("%s for a garbage token, not 401", r.describe())
+		return t.unmet("%s for a garbage token, not 401", r.describe()).with(`401 with error="invalid_token"`, r.actual())
 	}
 	if c, ok := r.bearer(); !ok || c.Params["error"] != "invalid_token" {
-		return t.unmetAt(Should, `401 without error="invalid_token" (RFC 6750 §3.1)`)
+		return t.unmetAt(Should, `401 without error="invalid_token" (RFC 6750 §3.1)`).with(`401 with error="invalid_token"`, "401 without an error code")
 	}
 	return t.pass(`401 with error="invalid_token"`)
 }
 
 // AU-04: a request without a bearer credential gets the bare challenge:
 // no error code, because there is no token to be wrong (RFC 6750 §3.1).
+var au04 = Check{ID: "AU-04", Level: Should, Source: "RFC 6750 §3.1 (SHOULD NOT)", Rule: rule.NoCredentials,
+	Line:     "No error code without credentials",
+	Sends:    "initialize without Authorization, then with Authorization: Basic",
+	Passes:   "401 to both, with a challenge that has no error parameter",
+	Sessions: 2, run: runAU04}
+
 func runAU04(t *checkRun) outcome {
 	if o, skip := t.skipWithoutAuth(); skip {
 		return o
@@ -149,13 +179,13 @@ func runAU04(t *checkRun) outcome {
 	} {
 		switch c, _ := x.r.bearer(); {
 		case x.r.resp == nil:
-			return t.broken("with %s: %s", x.what, x.r.describe())
+			return t.errored("with %s: %s", x.what, x.r.describe())
 		case is2xx(x.r.status()):
-			return t.unmetAt(Must, "with %s: %s", x.what, x.r.describe())
+			return t.unmetAt(Must, "with %s: %s", x.what, x.r.describe()).with("401 with a bare challenge", x.r.actual()+" with "+x.what)
 		case x.r.status() != 401:
-			return t.unmet("with %s: answered %d, not 401 with a bare challenge", x.what, x.r.status())
+			return t.unmet("with %s: answered %d, not 401 with a bare challenge", x.what, x.r.status()).with("401 with a bare challenge", x.r.actual()+" with "+x.what)
 		case c.Params["error"] != "":
-			return t.unmet(`with %s: 401 with error=%q: a request without a bearer token gets no error code`, x.what, c.Params["error"])
+			return t.unmet(`with %s: 401 with error=%q: a request without a bearer token gets no error code`, x.what, c.Params["error"]).with("401 with a bare challenge", "401 with error="+strconv.Quote(c.Params["error"])+" with "+x.what)
 		}
 	}
 	return t.pass("401 without error= for no token and for Basic")
@@ -164,6 +194,12 @@ func runAU04(t *checkRun) outcome {
 // AU-05: a token in the query is never accepted. The query carries a
 // decoy shaped like a token, never a real one: a query lands in access
 // logs, the very leak RFC 6750 §2.3 forbids.
+var au05 = Check{ID: "AU-05", Level: Must, Source: "MCP Authorization §Access token usage; RFC 6750 §2.3", Rule: rule.NoTokenInQuery, Needs: NeedToken,
+	Line:     "A token in the query is not accepted",
+	Sends:    "initialize with ?access_token=DECOY (random, never the real token) and no Authorization",
+	Passes:   "a 4xx that does not echo the decoy",
+	Sessions: 1, run: runAU05}
+
 func runAU05(t *checkRun) outcome {
 	if o, skip := t.skipWithoutAuth(); skip {
 		return o
@@ -174,11 +210,11 @@ func runAU05(t *checkRun) outcome {
 	r := t.send("initialize with ?access_token=<decoy> and no header", req.Bytes(), toResponse, 0)
 	switch {
 	case r.resp == nil:
-		return t.broken("%s", r.describe())
+		return t.errored("%s", r.describe())
 	case is2xx(r.status()):
-		return t.unmet("%s with a token in the query and none in the header", r.describe())
+		return t.unmet("%s with a token in the query and none in the header", r.describe()).with("a 4xx", r.actual()+" with the token in the query")
 	case bytes.Contains(r.raw, []byte(decoy)):
-		return t.unmet("answered %d and echoed the query's token", r.status())
+		return t.unmet("answered %d and echoed the query's token", r.status()).with("a 4xx without the decoy", r.actual()+" echoing the decoy")
 	case r.status() == 401 || r.status() == 400:
 		return t.pass("answered %d; the query was not echoed", r.status())
 	}
@@ -187,6 +223,12 @@ func runAU05(t *checkRun) outcome {
 
 // AU-06: the scheme is case-insensitive, and the credential is one
 // b64token: "bearer T" is accepted, "Bearer a b" refused.
+var au06 = Check{ID: "AU-06", Level: Must, Source: "RFC 9110 §11.1; RFC 6750 §2.1", Rule: rule.BearerSyntax, Needs: NeedToken,
+	Line:     "Authorization header syntax",
+	Sends:    "initialize with \"bearer T\", then with \"Bearer a b\"",
+	Passes:   "a result to the first, a 4xx to the second",
+	Sessions: 2, run: runAU06}
+
 func runAU06(t *checkRun) outcome {
 	if o, skip := t.skipWithoutAuth(); skip {
 		return o
@@ -194,18 +236,18 @@ func runAU06(t *checkRun) outcome {
 	lower, id := t.initialize(set("Authorization", "bearer "+t.p.opts.Token))
 	r := t.send("initialize with the scheme in lower case", lower.Bytes(), toResponse, 0)
 	if r.resp == nil {
-		return t.broken("bearer (lower case): %s", r.describe())
+		return t.errored("bearer (lower case): %s", r.describe())
 	}
 	if !r.isResult(id) {
-		return t.unmet("bearer (lower case) %s: the scheme is case-insensitive (RFC 9110 §11.1)", r.describe())
+		return t.unmet("bearer (lower case) %s: the scheme is case-insensitive (RFC 9110 §11.1)", r.describe()).with("a result", r.actual()+" for bearer (lower case)")
 	}
 	words, _ := t.initialize(set("Authorization", "Bearer a b"))
 	w := t.send("initialize with Bearer a b", words.Bytes(), toResponse, 0)
 	switch {
 	case w.resp == nil:
-		return t.broken("Bearer a b: %s", w.describe())
+		return t.errored("Bearer a b: %s", w.describe())
 	case !is4xx(w.status()):
-		return t.unmet("Bearer a b %s: a credential is one b64token (RFC 6750 §2.1)", w.describe())
+		return t.unmet("Bearer a b %s: a credential is one b64token (RFC 6750 §2.1)", w.describe()).with("a 4xx", w.actual()+" for Bearer a b")
 	}
 	return t.pass("bearer T accepted; Bearer a b answered %d", w.status())
 }
@@ -220,16 +262,22 @@ func (t *checkRun) tokenRefused(kind string) (outcome, bool) {
 	r := t.send("initialize with the "+kind+" token", req.Bytes(), toResponse, 0)
 	switch {
 	case r.resp == nil:
-		return t.broken("the %s token: %s", kind, r.describe()), false
+		return t.errored("the %s token: %s", kind, r.describe()), false
 	case r.status() == 401:
 		return t.pass("the %s token: 401", kind), true
 	case is2xx(r.status()):
-		return t.unmet("the %s token was accepted: %s", kind, r.describe()), false
+		return t.unmet("the %s token was accepted: %s", kind, r.describe()).with("401", r.actual()+" for the "+kind+" token"), false
 	}
-	return t.unmet("the %s token: answered %d, not 401", kind, r.status()), false
+	return t.unmet("the %s token: answered %d, not 401", kind, r.status()).with("401", r.actual()+" for the "+kind+" token"), false
 }
 
 // AU-07: a token for another resource (audience) is refused.
+var au07 = Check{ID: "AU-07", Level: Must, Source: "MCP Authorization §Token handling; RFC 8707", Rule: rule.AudienceBound, Needs: NeedNamed,
+	Line:     "Tokens for another resource refused",
+	Sends:    "initialize with the wrong_audience token",
+	Passes:   "401",
+	Sessions: 1, run: runAU07}
+
 func runAU07(t *checkRun) outcome {
 	if o, skip := t.skipWithoutAuth(); skip {
 		return o
@@ -241,6 +289,12 @@ func runAU07(t *checkRun) outcome {
 // AU-08: an expired token and one from a foreign issuer are refused. With
 // one of the two missing the check says so and never passes on half the
 // evidence.
+var au08 = Check{ID: "AU-08", Level: Must, Source: "MCP Authorization §Token handling", Rule: rule.InvalidToken, Needs: NeedNamed,
+	Line:     "Expired or foreign-issuer tokens refused",
+	Sends:    "initialize with the expired token, then with the wrong_issuer token",
+	Passes:   "401 to both; with only one of them, fails if it is accepted and skips otherwise",
+	Sessions: 2, run: runAU08}
+
 func runAU08(t *checkRun) outcome {
 	if o, skip := t.skipWithoutAuth(); skip {
 		return o
@@ -268,6 +322,12 @@ func runAU08(t *checkRun) outcome {
 // insufficient_scope naming the scope and the metadata. The low_scope
 // token opens a session (or is refused at initialize), then tries each
 // list method the server declares until one is refused.
+var au09 = Check{ID: "AU-09", Level: Should, Source: "MCP Authorization §Scope challenge", Rule: rule.InsufficientScope, Needs: NeedNamed,
+	Line:     "Insufficient scope gets a step-up challenge",
+	Sends:    "with the low_scope token: initialize, then each declared list method until one gets 403",
+	Passes:   "a 403 with a Bearer challenge carrying error=\"insufficient_scope\", scope and resource_metadata; every method served warns",
+	Sessions: 1, run: runAU09}
+
 func runAU09(t *checkRun) outcome {
 	if o, skip := t.skipWithoutAuth(); skip {
 		return o
@@ -283,9 +343,9 @@ func runAU09(t *checkRun) outcome {
 	case r.status() == 403:
 		return t.stepUp(r, "initialize")
 	case r.status() == 401:
-		return t.broken("the low_scope token was refused outright (401): it must be valid, with fewer scopes")
+		return t.errored("the low_scope token was refused outright (401): it must be valid, with fewer scopes")
 	case !r.isResult(id):
-		return t.broken("initialize with the low_scope token %s", r.describe())
+		return t.errored("initialize with the low_scope token %s", r.describe())
 	}
 	s := t.issued(r, auth)
 	t.initialized(s)
@@ -296,11 +356,11 @@ func runAU09(t *checkRun) outcome {
 		case r.status() == 403:
 			return t.stepUp(r, method)
 		case !r.isResult(id):
-			return t.broken("%s with the low_scope token %s", method, r.describe())
+			return t.errored("%s with the low_scope token %s", method, r.describe())
 		}
 	}
 	tried := joinAnd(append([]string{"initialize"}, t.p.listMethods...))
-	return t.unmet("the low_scope token was served every method tried (%s): no scope is enforced, or the token is not low", tried)
+	return t.unmet("the low_scope token was served every method tried (%s): no scope is enforced, or the token is not low", tried).with(`403 with error="insufficient_scope"`, "every method served: "+tried)
 }
 
 // stepUp judges a 403 as the scope challenge of Authorization §10.1.1.
@@ -316,13 +376,19 @@ func (t *checkRun) stepUp(r *reply, method string) outcome {
 		}
 	}
 	if len(missing) > 0 {
-		return t.unmet("%s answered 403 without %s", method, joinAnd(missing))
+		return t.unmet("%s answered 403 without %s", method, joinAnd(missing)).with("403 with error, scope and resource_metadata", "403 without "+joinAnd(missing))
 	}
 	return t.pass("%s answered 403 insufficient_scope, scope %q", method, c.Params["scope"])
 }
 
 // AU-10: GET and DELETE are authenticated too, and a tokenless DELETE
 // ends nothing.
+var au10 = Check{ID: "AU-10", Level: Must, Source: "MCP Authorization (\"every HTTP request\")", Rule: rule.EveryRequestAuthenticated, Needs: NeedToken,
+	Line:     "Every method is authenticated",
+	Sends:    "GET and DELETE on a live session without Authorization, then a ping with the token",
+	Passes:   "401 to both (405 accepted: not served) and the session survives",
+	Sessions: 1, run: runAU10}
+
 func runAU10(t *checkRun) outcome {
 	if o, skip := t.skipWithoutAuth(); skip {
 		return o
@@ -340,7 +406,7 @@ func runAU10(t *checkRun) outcome {
 	}{{"GET", get}, {"DELETE", del}} {
 		switch st := x.r.status(); {
 		case x.r.resp == nil:
-			return t.broken("%s without a token: %s", x.method, x.r.describe())
+			return t.errored("%s without a token: %s", x.method, x.r.describe())
 		case st == 401:
 		case st == 405:
 			notes = append(notes, x.method+" answered 405 (not served at all)")
@@ -351,11 +417,11 @@ func runAU10(t *checkRun) outcome {
 	alive, id := t.ping("ping with the token: the session survives", s)
 	switch {
 	case alive.resp == nil:
-		return t.broken("ping with the token %s", alive.describe())
+		return t.errored("ping with the token %s", alive.describe())
 	case len(faults) > 0:
-		return t.unmet("without a token, %s, not 401", joinAnd(faults))
+		return t.unmet("without a token, %s, not 401", joinAnd(faults)).with("401 (or 405) to GET and DELETE", joinAnd(faults))
 	case !alive.isResult(id):
-		return t.unmet("a DELETE without a token ended the session: ping %s", alive.describe())
+		return t.unmet("a DELETE without a token ended the session: ping %s", alive.describe()).with("a result to ping after the tokenless DELETE", alive.actual())
 	case len(notes) > 0:
 		return t.pass("401 where served; %s", joinAnd(notes))
 	}
@@ -363,6 +429,12 @@ func runAU10(t *checkRun) outcome {
 }
 
 // AU-11: the metadata needs no token.
+var au11 = Check{ID: "AU-11", Level: Must, Source: "RFC 9728 §3", Rule: rule.MetadataServed,
+	Line:     "The metadata endpoint needs no token",
+	Sends:    "the metadata requests of AU-02, without a token",
+	Passes:   "200 from one of them",
+	Sessions: 1, run: runAU11}
+
 func runAU11(t *checkRun) outcome {
 	if o, skip := t.skipWithoutAuth(); skip {
 		return o
@@ -372,7 +444,7 @@ func runAU11(t *checkRun) outcome {
 	case broke != nil:
 		return *broke
 	case doc == nil:
-		return t.unmet("no metadata answered 200 without a token: %s", joinAnd(tried))
+		return t.unmet("no metadata answered 200 without a token: %s", joinAnd(tried)).with("200 without a token", joinAnd(tried))
 	}
 	return t.pass("200 without a token %s", where)
 }

@@ -8,13 +8,24 @@ import (
 	"strings"
 
 	"rawmcp/wire/client"
+	"rawmcp/wire/rule"
 )
+
+// ehGroup is the EH group: each check is declared right above its run
+// function; a check is in the catalogue when it is in this list.
+var ehGroup = group{Group{"EH", "Error hygiene"}, []*Check{&eh01, &eh02}}
 
 // EH-01: nothing the client sent comes back. EH-01 sends a marker in
 // each place a server is known to echo from (Host, Origin, the version
 // and session headers, the token, the query, a header name, the JSON
 // body), then scans every response of the run, its own and every other
 // check's, for a marker or any of the run's real tokens.
+var eh01 = Check{ID: "EH-01", Level: Hardening, Source: "MCP Security Best Practices §Observability", Rule: rule.NoSecretsInOutput,
+	Line:     "Nothing echoed",
+	Sends:    "random markers in Host, Origin, MCP-Protocol-Version, Mcp-Session-Id, the token, the query, a header name and the body; runs last",
+	Passes:   "no response of the run carries a marker or a real token",
+	Sessions: 2, phase: phaseEchoScan, run: runEH01}
+
 func runEH01(t *checkRun) outcome {
 	s, o := t.openAny()
 	if o != nil {
@@ -51,7 +62,7 @@ func runEH01(t *checkRun) outcome {
 		}
 	}
 	if answered == 0 {
-		return t.broken("none of the marker requests was answered: nothing to scan")
+		return t.errored("none of the marker requests was answered: nothing to scan")
 	}
 
 	places := map[string]string{m.host: "the Host marker", m.origin: "the Origin marker", m.version: "the version marker",
@@ -79,7 +90,7 @@ func runEH01(t *checkRun) outcome {
 	}
 	scan(t.check.ID, t.exchanges)
 	if len(leaks) > 0 {
-		return t.unmet("echoed %s", describeLeaks(leaks))
+		return t.unmet("echoed %s", describeLeaks(leaks)).with("no marker or token in any answer", describeLeaks(leaks))
 	}
 	return t.pass("no marker and no token in %s", plural(t.responsesScanned(), "response"))
 }
@@ -126,6 +137,12 @@ func (t *checkRun) responsesScanned() int {
 // HTML: its body is JSON, or it says nosniff. EH-02 makes three error
 // answers of its own (a method not served, broken JSON, a path that does
 // not exist) and judges every 4xx and 5xx of the run.
+var eh02 = Check{ID: "EH-02", Level: Hardening, Source: "browser content sniffing", Rule: "",
+	Line:     "Error bodies are not sniffable",
+	Sends:    "three error requests of its own (PUT, broken JSON, an unknown path); runs after the other checks",
+	Passes:   "every 4xx and 5xx body of the run is application/json (or +json) or nosniff, and none is HTML",
+	Sessions: 0, phase: phaseScan, run: runEH02}
+
 func runEH02(t *checkRun) outcome {
 	t.send("PUT", t.request("PUT", nil, []byte("{}")).Bytes(), toHead, 0)
 	t.send("broken JSON", t.request("POST", nil, []byte(`{"jsonrpc":`)).Bytes(), toResponse, 0)
@@ -151,7 +168,7 @@ func runEH02(t *checkRun) outcome {
 	judge(t.check.ID, t.exchanges)
 	switch {
 	case len(faults) > 0:
-		return t.unmet("error bodies a browser may sniff: %s", joinAnd(faults))
+		return t.unmet("error bodies a browser may sniff: %s", joinAnd(faults)).with("application/json or nosniff on every error body", joinAnd(faults))
 	case judged == 0:
 		return t.skip("no error answer with a body in the run: nothing to judge")
 	}

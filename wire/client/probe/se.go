@@ -4,7 +4,13 @@ import (
 	"crypto/rand"
 	"strconv"
 	"strings"
+
+	"rawmcp/wire/rule"
 )
+
+// seGroup is the SE group: each check is declared right above its run
+// function; a check is in the catalogue when it is in this list.
+var seGroup = group{Group{"SE", "Sessions"}, []*Check{&se01, &se02, &se03, &se04, &se05, &se06, &se07, &se08, &se09}}
 
 // sessionRequest sends on s a request that only a session can serve: the
 // first list method the server declares. Ping is the fallback only: it is
@@ -21,6 +27,12 @@ func (t *checkRun) sessionRequest(step string, s *session, edits ...fieldEdit) (
 
 // SE-01: a request after initialize without Mcp-Session-Id gets 400, not
 // 404 (which a client takes for "session ended") and not an answer.
+var se01 = Check{ID: "SE-01", Level: Should, Source: "MCP Transports §Session 2", Rule: rule.SessionRequired,
+	Line:     "Missing session id refused",
+	Sends:    "a session request after initialize without Mcp-Session-Id",
+	Passes:   "400",
+	Sessions: 1, run: runSE01}
+
 func runSE01(t *checkRun) outcome {
 	s, o := t.openSession()
 	if o != nil {
@@ -34,9 +46,9 @@ func runSE01(t *checkRun) outcome {
 	case r.status() == 400:
 		return t.pass("answered 400")
 	case is2xx(r.status()):
-		return t.unmet("%s without a session id, on a server that issues them", r.describe())
+		return t.unmet("%s without a session id, on a server that issues them", r.describe()).with("400", r.actual()+" without Mcp-Session-Id")
 	}
-	return t.unmet("answered %d: a missing session id gets 400 (Transports §2.5 item 2)", r.status())
+	return t.unmet("answered %d: a missing session id gets 400 (Transports §2.5 item 2)", r.status()).with("400", r.actual()+" without Mcp-Session-Id")
 }
 
 // shapedLike returns a random id with the shape of id: each character
@@ -63,6 +75,12 @@ func shapedLike(id string) string {
 }
 
 // SE-02: an id shaped like the server's but never issued gets 404.
+var se02 = Check{ID: "SE-02", Level: Should, Source: "MCP Transports §Session 3", Rule: rule.SessionNotFound,
+	Line:     "Unknown session id refused",
+	Sends:    "a session request with an id shaped like an issued one but never issued",
+	Passes:   "404",
+	Sessions: 1, run: runSE02}
+
 func runSE02(t *checkRun) outcome {
 	s, o := t.openSession()
 	if o != nil {
@@ -78,13 +96,19 @@ func runSE02(t *checkRun) outcome {
 	case r.status() == 404:
 		return t.pass("answered 404")
 	case is2xx(r.status()):
-		return t.unmet("%s: the server does not validate session ids", r.describe())
+		return t.unmet("%s: the server does not validate session ids", r.describe()).with("404", r.actual()+" for a never-issued id")
 	}
-	return t.unmet("answered %d: an unknown session gets 404 (Transports §2.5 item 3)", r.status())
+	return t.unmet("answered %d: an unknown session gets 404 (Transports §2.5 item 3)", r.status()).with("404", r.actual()+" for a never-issued id")
 }
 
 // SE-03: DELETE ends the session, or the server says it lets no client
 // end one (405).
+var se03 = Check{ID: "SE-03", Level: Must, Source: "MCP Transports §Session 5 (MAY end, MUST 405 if not)", Rule: rule.DeleteEndsSession,
+	Line:     "DELETE ends a session",
+	Sends:    "DELETE on a live session",
+	Passes:   "a 2xx, or 405 (sessions cannot be ended; SE-04 then skips)",
+	Sessions: 1, run: runSE03}
+
 func runSE03(t *checkRun) outcome {
 	s, o := t.openSession()
 	if o != nil {
@@ -100,10 +124,16 @@ func runSE03(t *checkRun) outcome {
 	case st == 405:
 		return t.pass("answered 405: clients may not end sessions here (SE-04 skips)")
 	}
-	return t.unmet("answered %d: DELETE ends the session (2xx) or is refused with 405 (Transports §2.5 item 5)", r.status())
+	return t.unmet("answered %d: DELETE ends the session (2xx) or is refused with 405 (Transports §2.5 item 5)", r.status()).with("a 2xx or 405", r.actual()+" to DELETE")
 }
 
 // SE-04: an ended session stays ended, on POST and on GET.
+var se04 = Check{ID: "SE-04", Level: Must, Source: "MCP Transports §Session 3", Rule: rule.SessionNotFound,
+	Line:     "An ended session stays ended",
+	Sends:    "a ping and a GET with the id of a deleted session",
+	Passes:   "404 to both (405 to GET accepted)",
+	Sessions: 1, run: runSE04}
+
 func runSE04(t *checkRun) outcome {
 	s, o := t.openSession()
 	if o != nil {
@@ -117,7 +147,7 @@ func runSE04(t *checkRun) outcome {
 	case del.status() == 405:
 		return t.skip("DELETE answered 405: no client-ended session to check")
 	case !is2xx(del.status()):
-		return t.broken("DELETE %s: no ended session to check", del.describe())
+		return t.errored("DELETE %s: no ended session to check", del.describe())
 	}
 	post, _ := t.sessionRequest("on the ended session", s)
 	get := t.send("GET on the ended session", t.request("GET", s, nil).Bytes(), toHead, getWindow)
@@ -134,7 +164,7 @@ func runSE04(t *checkRun) outcome {
 		}
 	}
 	if len(faults) > 0 {
-		return t.unmet("after DELETE, %s, not 404", joinAnd(faults))
+		return t.unmet("after DELETE, %s, not 404", joinAnd(faults)).with("404 after DELETE", joinAnd(faults))
 	}
 	return t.pass("POST and GET answered 404 after DELETE")
 }
@@ -142,6 +172,12 @@ func runSE04(t *checkRun) outcome {
 // SE-05: before notifications/initialized the server serves no request
 // but ping. A refusal counts only if the same request is served once the
 // lifecycle is complete: otherwise it was refused for another reason.
+var se05 = Check{ID: "SE-05", Level: Hardening, Source: "MCP Lifecycle §Operation", Rule: rule.InitializedFirst,
+	Line:     "Lifecycle order enforced",
+	Sends:    "a declared list method between initialize and notifications/initialized, then again after it",
+	Passes:   "the early request refused and the late one served; skips when no list method is declared",
+	Sessions: 1, run: runSE05}
+
 func runSE05(t *checkRun) outcome {
 	if len(t.p.listMethods) == 0 {
 		return t.skip("the server declares no resources, tools or prompts: no request but ping to send before initialized")
@@ -160,15 +196,21 @@ func runSE05(t *checkRun) outcome {
 	body, id2 := rpc(method, "")
 	late := t.send(method+" after notifications/initialized", t.request("POST", s, body).Bytes(), toResponse, 0)
 	if !late.isResult(id2) {
-		return t.broken("%s %s even after notifications/initialized: a refusal before it proves nothing", method, late.describe())
+		return t.errored("%s %s even after notifications/initialized: a refusal before it proves nothing", method, late.describe())
 	}
 	if early.isResult(id) {
-		return t.unmet("served %s before notifications/initialized", method)
+		return t.unmet("served %s before notifications/initialized", method).with("a refusal before notifications/initialized", "a result to "+method)
 	}
 	return t.pass("%s before notifications/initialized %s; served after it", method, early.describe())
 }
 
 // SE-06: a second initialize on a live session is refused.
+var se06 = Check{ID: "SE-06", Level: Hardening, Source: "MCP Lifecycle", Rule: rule.LifecycleOrder,
+	Line:     "No second initialize on a session",
+	Sends:    "initialize carrying a live session's id",
+	Passes:   "a 4xx or a JSON-RPC error",
+	Sessions: 2, run: runSE06}
+
 func runSE06(t *checkRun) outcome {
 	s, o := t.openSession()
 	if o != nil {
@@ -181,15 +223,21 @@ func runSE06(t *checkRun) outcome {
 	}
 	if r.isResult(id) {
 		if fresh := r.header("Mcp-Session-Id"); fresh != "" && fresh != s.id {
-			return t.unmet("served the initialize and opened another session: a request naming a session must not open a new one")
+			return t.unmet("served the initialize and opened another session: a request naming a session must not open a new one").with("a refusal of initialize on a live session", "a result and a new session")
 		}
-		return t.unmet("served a second initialize on a live session")
+		return t.unmet("served a second initialize on a live session").with("a refusal of initialize on a live session", "a result")
 	}
 	return t.pass("%s", r.describe())
 }
 
 // SE-07: a session is bound to the principal that opened it: another
 // principal's valid token on it gets what an unknown id gets.
+var se07 = Check{ID: "SE-07", Level: Should, Source: "MCP Security Best Practices §Session hijacking", Rule: rule.SessionBoundToUser, Needs: NeedToken | NeedToken2,
+	Line:     "A session is bound to its principal",
+	Sends:    "POST, GET and DELETE with -token2 on a session opened with -token, then a ping with -token",
+	Passes:   "404 to each (403 noted, 405 to GET or DELETE accepted) and the session survives",
+	Sessions: 1, run: runSE07}
+
 func runSE07(t *checkRun) outcome {
 	s, o := t.openSession()
 	if o != nil {
@@ -206,7 +254,7 @@ func runSE07(t *checkRun) outcome {
 		r      *reply
 	}{{"POST", post}, {"GET", get}, {"DELETE", del}} {
 		if x.r.status() == 401 {
-			return t.broken("the second principal's token was refused (401 on %s): give a valid -token2", x.method)
+			return t.errored("the second principal's token was refused (401 on %s): give a valid -token2", x.method)
 		}
 		if o := t.unjudgeable(x.r); o != nil {
 			return *o
@@ -226,11 +274,11 @@ func runSE07(t *checkRun) outcome {
 	alive, id := t.ping("ping as the first principal: the session survives", s)
 	switch {
 	case alive.resp == nil:
-		return t.broken("ping as the first principal %s", alive.describe())
+		return t.errored("ping as the first principal %s", alive.describe())
 	case len(faults) > 0:
-		return t.unmet("on the first principal's session, the second principal's %s", joinAnd(faults))
+		return t.unmet("on the first principal's session, the second principal's %s", joinAnd(faults)).with("404 to the second principal", joinAnd(faults))
 	case !alive.isResult(id):
-		return t.unmet("the first principal's session did not survive the second's requests: ping %s", alive.describe())
+		return t.unmet("the first principal's session did not survive the second's requests: ping %s", alive.describe()).with("a result to the first principal's ping", alive.actual())
 	case len(notes) > 0:
 		return t.pass("refused; %s; the session survives", joinAnd(notes))
 	}
@@ -239,6 +287,12 @@ func runSE07(t *checkRun) outcome {
 
 // SE-08: a session id without a token gets 401: the id is not a
 // credential.
+var se08 = Check{ID: "SE-08", Level: Must, Source: "MCP Security Best Practices (\"MUST NOT use sessions for authentication\")", Rule: rule.SessionNotCredential, Needs: NeedToken,
+	Line:     "A session is not a credential",
+	Sends:    "a ping on a session opened with the token, without Authorization",
+	Passes:   "401; a 2xx fails, another refusal warns",
+	Sessions: 1, run: runSE08}
+
 func runSE08(t *checkRun) outcome {
 	if o, skip := t.skipWithoutAuth(); skip {
 		return o
@@ -250,17 +304,23 @@ func runSE08(t *checkRun) outcome {
 	r, _ := t.ping("ping on the session without a token", s, drop("Authorization"))
 	switch {
 	case r.resp == nil:
-		return t.broken("%s", r.describe())
+		return t.errored("%s", r.describe())
 	case r.status() == 401:
 		return t.pass("answered 401")
 	case is2xx(r.status()):
-		return t.unmet("%s: the session id alone was taken as proof of identity", r.describe())
+		return t.unmet("%s: the session id alone was taken as proof of identity", r.describe()).with("401", r.actual()+" without Authorization")
 	}
-	return t.unmetAt(Should, "answered %d, not 401: the session was not taken as a credential, but the client is not told to authenticate", r.status())
+	return t.unmetAt(Should, "answered %d, not 401: the session was not taken as a credential, but the client is not told to authenticate", r.status()).with("401", r.actual()+" without Authorization")
 }
 
 // SE-09: sessions are capped or expire, so a client cannot exhaust the
 // server's memory by initializing in a loop.
+var se09 = Check{ID: "SE-09", Level: Hardening, Source: "MCP Security Best Practices (resource exhaustion)", Rule: rule.SessionCapacity,
+	Line:     "Sessions are capped or expire",
+	Sends:    "up to 64 initializes one after another, alone after the other checks",
+	Passes:   "a 503 or 429 among them, or an answer that advertises the session's expiry",
+	Sessions: 64, phase: phaseAlone, run: runSE09}
+
 func runSE09(t *checkRun) outcome {
 	for i := 1; i <= sessionFlood; i++ {
 		req, id := t.initialize()
@@ -269,13 +329,13 @@ func runSE09(t *checkRun) outcome {
 		case r.status() == 503 || r.status() == 429:
 			return t.pass("initialize %d answered %d; every session opened was then deleted", i, r.status())
 		case !r.isResult(id):
-			return t.broken("initialize %d %s, neither a session nor a refusal", i, r.describe())
+			return t.errored("initialize %d %s, neither a session nor a refusal", i, r.describe())
 		}
 		if name := expiryField(r); name != "" {
 			return t.pass("the initialize answer advertises the session's expiry (%s)", name)
 		}
 	}
-	return t.unmet("%d sessions opened at once, none refused, no expiry advertised", sessionFlood)
+	return t.unmet("%d sessions opened at once, none refused, no expiry advertised", sessionFlood).with("503 or 429, or an advertised expiry", strconv.Itoa(sessionFlood)+" sessions opened")
 }
 
 // sessionFlood is how many sessions SE-09 opens at most: rawmcp serve's

@@ -1,12 +1,15 @@
 package probe
 
 import (
+	"fmt"
 	"time"
+
+	"rawmcp/wire/rule"
 )
 
-// getWindow bounds the read of a GET stream: long enough for a priming
-// event, short enough for a stream held open with nothing to send.
-const getWindow = 2 * time.Second
+// mmGroup is the MM group: each check is declared right above its run
+// function; a check is in the catalogue when it is in this list.
+var mmGroup = group{Group{"MM", "Methods and media types"}, []*Check{&mm01, &mm02, &mm03, &mm04, &mm05, &mm06}}
 
 // refusedWith judges a request the target should refuse with a 4xx,
 // precise naming the status that says it best (noted, not required).
@@ -20,13 +23,19 @@ func (t *checkRun) refusedWith(r *reply, precise int, what string) outcome {
 	case is4xx(st):
 		return t.pass("answered %d (%d is the precise status)", st, precise)
 	case is2xx(st):
-		return t.unmet("%s: %s", r.describe(), what)
+		return t.unmet("%s: %s", r.describe(), what).with(fmt.Sprintf("a 4xx (%d)", precise), r.actual())
 	}
-	return t.unmet("%s, not a 4xx refusal", r.describe())
+	return t.unmet("%s, not a 4xx refusal", r.describe()).with(fmt.Sprintf("a 4xx (%d)", precise), r.actual())
 }
 
 // MM-01: a POST whose Accept lacks text/event-stream is refused: the
 // client could not read half the answers the endpoint may give.
+var mm01 = Check{ID: "MM-01", Level: Hardening, Source: "MCP Transports §Sending 2 (a client MUST)", Rule: rule.AcceptBothTypes,
+	Line:     "POST needs both media types in Accept",
+	Sends:    "initialize with Accept: application/json only",
+	Passes:   "a 4xx (406 noted otherwise)",
+	Sessions: 1, run: runMM01}
+
 func runMM01(t *checkRun) outcome {
 	req, _ := t.initialize(set("Accept", "application/json"))
 	r := t.send("initialize with Accept: application/json", req.Bytes(), toResponse, 0)
@@ -34,6 +43,12 @@ func runMM01(t *checkRun) outcome {
 }
 
 // MM-02: a POST body not declared JSON is refused.
+var mm02 = Check{ID: "MM-02", Level: Hardening, Source: "RFC 9110 §15.5.16", Rule: rule.ContentTypeJSON,
+	Line:     "POST body must be declared JSON",
+	Sends:    "initialize with Content-Type: text/plain",
+	Passes:   "a 4xx (415 noted otherwise)",
+	Sessions: 1, run: runMM02}
+
 func runMM02(t *checkRun) outcome {
 	req, _ := t.initialize(set("Content-Type", "text/plain"))
 	r := t.send("initialize with Content-Type: text/plain", req.Bytes(), toResponse, 0)
@@ -42,6 +57,12 @@ func runMM02(t *checkRun) outcome {
 
 // MM-03: a GET that does not accept text/event-stream is refused (or GET
 // is not served at all).
+var mm03 = Check{ID: "MM-03", Level: Hardening, Source: "MCP Transports §Listening 2", Rule: rule.AcceptBothTypes,
+	Line:     "GET needs text/event-stream in Accept",
+	Sends:    "GET on a live session with Accept: application/json",
+	Passes:   "a 4xx or 405",
+	Sessions: 1, run: runMM03}
+
 func runMM03(t *checkRun) outcome {
 	s, o := t.openAny()
 	if o != nil {
@@ -55,6 +76,12 @@ func runMM03(t *checkRun) outcome {
 }
 
 // MM-04: GET on a live session answers an event stream or 405.
+var mm04 = Check{ID: "MM-04", Level: Must, Source: "MCP Transports §Listening 3", Rule: rule.GetStream,
+	Line:     "GET answers SSE or 405",
+	Sends:    "GET on a live session, read to the first event or 2 s",
+	Passes:   "200 text/event-stream, or 405 with Allow",
+	Sessions: 1, run: runMM04}
+
 func runMM04(t *checkRun) outcome {
 	s, o := t.openAny()
 	if o != nil {
@@ -66,7 +93,7 @@ func runMM04(t *checkRun) outcome {
 	}
 	switch {
 	case r.status() == 405 && r.header("Allow") == "":
-		return t.unmet("answered 405 without Allow (RFC 9110 §15.5.6)")
+		return t.unmet("answered 405 without Allow (RFC 9110 §15.5.6)").with("405 with Allow, or 200 text/event-stream", "405 without Allow")
 	case r.status() == 405:
 		return t.pass("answered 405 with Allow: %s (no GET stream)", r.header("Allow"))
 	case r.status() == 200 && r.isSSE() && len(r.events()) > 0:
@@ -74,10 +101,16 @@ func runMM04(t *checkRun) outcome {
 	case r.status() == 200 && r.isSSE():
 		return t.pass("200 text/event-stream (no event within %s)", getWindow)
 	}
-	return t.unmet("%s: a GET answers text/event-stream or 405 (Transports §2.2 item 3)", r.describe())
+	return t.unmet("%s: a GET answers text/event-stream or 405 (Transports §2.2 item 3)", r.describe()).with("200 text/event-stream or 405 with Allow", r.actual())
 }
 
 // MM-05: a method the endpoint does not serve gets 405 with Allow.
+var mm05 = Check{ID: "MM-05", Level: Must, Source: "RFC 9110 §15.5.6", Rule: rule.AllowOn405,
+	Line:     "Other methods: 405 with Allow",
+	Sends:    "PUT to the endpoint with a JSON body",
+	Passes:   "405 with Allow; a 405 without Allow or a 2xx fails, another 4xx or 501 warns",
+	Sessions: 0, run: runMM05}
+
 func runMM05(t *checkRun) outcome {
 	r := t.send("PUT", t.request("PUT", nil, []byte("{}")).Bytes(), toHead, 0)
 	if o := t.unjudgeable(r); o != nil {
@@ -87,14 +120,20 @@ func runMM05(t *checkRun) outcome {
 	case st == 405 && r.header("Allow") != "":
 		return t.pass("405 with Allow: %s", r.header("Allow"))
 	case st == 405:
-		return t.unmet("answered 405 without Allow (RFC 9110 §15.5.6)")
+		return t.unmet("answered 405 without Allow (RFC 9110 §15.5.6)").with("405 with Allow", "405 without Allow")
 	case is2xx(st):
-		return t.unmet("%s to PUT", r.describe())
+		return t.unmet("%s to PUT", r.describe()).with("405 with Allow", r.actual()+" to PUT")
 	}
-	return t.unmetAt(Should, "answered %d: a method the endpoint does not serve gets 405 with Allow", r.status())
+	return t.unmetAt(Should, "answered %d: a method the endpoint does not serve gets 405 with Allow", r.status()).with("405 with Allow", r.actual()+" to PUT")
 }
 
 // MM-06: notifications/initialized, a notification, gets 202 and no body.
+var mm06 = Check{ID: "MM-06", Level: Must, Source: "MCP Transports §Sending 4", Rule: rule.NotificationAccepted,
+	Line:     "A notification gets 202",
+	Sends:    "notifications/initialized after initialize",
+	Passes:   "202 with an empty body",
+	Sessions: 1, run: runMM06}
+
 func runMM06(t *checkRun) outcome {
 	s, o := t.open(t.p.authorization(), true)
 	if o != nil {
@@ -108,7 +147,7 @@ func runMM06(t *checkRun) outcome {
 	case r.status() == 202 && len(r.resp.Body) == 0:
 		return t.pass("202, empty body")
 	case r.status() == 202:
-		return t.unmet("202 with a %d-byte body: an accepted notification gets an empty body", len(r.resp.Body))
+		return t.unmet("202 with a %d-byte body: an accepted notification gets an empty body", len(r.resp.Body)).with("202 with an empty body", fmt.Sprintf("202 with a %d-byte body", len(r.resp.Body)))
 	}
-	return t.unmet("%s: an accepted notification gets 202 Accepted (Transports §2.1 item 4)", r.describe())
+	return t.unmet("%s: an accepted notification gets 202 Accepted (Transports §2.1 item 4)", r.describe()).with("202 with an empty body", r.actual())
 }

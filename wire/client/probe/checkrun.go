@@ -3,7 +3,6 @@ package probe
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -46,33 +45,6 @@ const (
 	keepResponse = 16 << 10
 	scanResponse = 256 << 10
 )
-
-func (t *checkRun) pass(format string, args ...any) outcome {
-	return outcome{Pass, fmt.Sprintf(format, args...)}
-}
-
-// unmet is "not met" at the check's level.
-func (t *checkRun) unmet(format string, args ...any) outcome {
-	return t.unmetAt(t.check.Level, format, args...)
-}
-
-// unmetAt is "not met" at level l, for the part of a check that is at
-// another level than its main one.
-func (t *checkRun) unmetAt(l Level, format string, args ...any) outcome {
-	return outcome{verdictFor(l, t.p.opts.Strict), fmt.Sprintf(format, args...)}
-}
-
-func (t *checkRun) skip(format string, args ...any) outcome {
-	return outcome{Skip, fmt.Sprintf(format, args...)}
-}
-
-func (t *checkRun) broken(format string, args ...any) outcome {
-	return outcome{Error, fmt.Sprintf(format, args...)}
-}
-
-func (t *checkRun) info(format string, args ...any) outcome {
-	return outcome{Info, fmt.Sprintf(format, args...)}
-}
 
 // readUntil says when a response has been read far enough.
 type readUntil uint8
@@ -121,7 +93,7 @@ func (t *checkRun) send(step string, raw []byte, until readUntil, window time.Du
 // sendKeep is send that leaves the connection open, for waitClose and
 // for reading a stream on.
 func (t *checkRun) sendKeep(step string, raw []byte, until readUntil, window time.Duration) *reply {
-	r := t.p.exchange(t.ctx, raw, until, window)
+	r := t.p.roundTrip(t.ctx, raw, until, window)
 	t.record(step, raw, r)
 	return r
 }
@@ -132,7 +104,7 @@ func (t *checkRun) sendAll(step string, raws [][]byte) []*reply {
 	replies := make([]*reply, len(raws))
 	var wg sync.WaitGroup
 	for i, raw := range raws {
-		wg.Go(func() { replies[i] = t.p.exchange(t.ctx, raw, toResponse, 0) })
+		wg.Go(func() { replies[i] = t.p.roundTrip(t.ctx, raw, toResponse, 0) })
 	}
 	wg.Wait()
 	for i, r := range replies {
@@ -142,9 +114,9 @@ func (t *checkRun) sendAll(step string, raws [][]byte) []*reply {
 	return replies
 }
 
-// exchange is one request on a fresh connection; it touches no check
+// roundTrip is one request on a fresh connection; it touches no check
 // state, so exchanges may run concurrently.
-func (p *prober) exchange(ctx context.Context, raw []byte, until readUntil, window time.Duration) *reply {
+func (p *prober) roundTrip(ctx context.Context, raw []byte, until readUntil, window time.Duration) *reply {
 	r := &reply{}
 	if r.err = ctx.Err(); r.err != nil {
 		return r

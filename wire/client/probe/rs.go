@@ -5,7 +5,12 @@ import (
 	"time"
 
 	"rawmcp/sseframe"
+	"rawmcp/wire/rule"
 )
+
+// rsGroup is the RS group: each check is declared right above its run
+// function; a check is in the catalogue when it is in this list.
+var rsGroup = group{Group{"RS", "Streams"}, []*Check{&rs01, &rs02, &rs03}}
 
 // streamEnd bounds how long a POST stream may stay open after its
 // response event (RS-01): the response is all the stream is for.
@@ -18,6 +23,12 @@ func (t *checkRun) sseCandidates() []string {
 }
 
 // RS-01: a POST's SSE stream ends once it has carried the response.
+var rs01 = Check{ID: "RS-01", Level: Should, Source: "MCP Transports §Sending 6", Rule: rule.PostStreamEnds,
+	Line:     "A POST SSE stream ends after its response",
+	Sends:    "the declared list methods, then ping, until one is answered as text/event-stream, and reads on",
+	Passes:   "the stream ends within 2 s of the response's event; skips when every answer is JSON",
+	Sessions: 1, run: runRS01}
+
 func runRS01(t *checkRun) outcome {
 	s, o := t.openAny()
 	if o != nil {
@@ -36,7 +47,7 @@ func runRS01(t *checkRun) outcome {
 		}
 		if _, ok := r.response(id); !ok {
 			r.close()
-			return t.broken("%s answered an event stream without its response within %s", method, t.p.timeout())
+			return t.errored("%s answered an event stream without its response within %s", method, t.p.timeout())
 		}
 		if r.ended {
 			r.close()
@@ -45,7 +56,7 @@ func runRS01(t *checkRun) outcome {
 		at := time.Now()
 		t.readOn(r, streamEnd)
 		if !r.ended {
-			return t.unmet("%s: the stream was still open %s after its response event", method, streamEnd)
+			return t.unmet("%s: the stream was still open %s after its response event", method, streamEnd).with("the stream ends within "+streamEnd.String(), "still open after "+streamEnd.String())
 		}
 		return t.pass("%s: the stream ended %s after its response event", method, time.Since(at).Round(time.Millisecond))
 	}
@@ -55,6 +66,12 @@ func runRS01(t *checkRun) outcome {
 // RS-02: an event id of one session's stream, sent as Last-Event-ID on
 // another session's GET, replays nothing of the first: neither an event
 // with that session's id and data, nor a response to its requests.
+var rs02 = Check{ID: "RS-02", Level: Must, Source: "MCP Transports §Resumability", Rule: rule.NoForeignReplay,
+	Line:     "No replay across sessions",
+	Sends:    "requests and a GET on session A, then a GET on session B with Last-Event-ID set to A's first event id",
+	Passes:   "a 4xx, or a stream without A's events or answers; skips when A's streams carry no event id",
+	Sessions: 2, run: runRS02}
+
 func runRS02(t *checkRun) outcome {
 	a, o := t.openSession()
 	if o != nil {
@@ -102,7 +119,7 @@ func runRS02(t *checkRun) outcome {
 	case is4xx(r.status()):
 		return t.pass("refused session A's event id on session B: %d", r.status())
 	case !is2xx(r.status()) || !r.isSSE():
-		return t.broken("%s to a GET on session B", r.describe())
+		return t.errored("%s to a GET on session B", r.describe())
 	}
 	replayed := 0
 	for _, ev := range r.events() {
@@ -116,7 +133,7 @@ func runRS02(t *checkRun) outcome {
 		}
 	}
 	if replayed > 0 {
-		return t.unmet("session B's stream replayed %s of session A's", plural(replayed, "event"))
+		return t.unmet("session B's stream replayed %s of session A's", plural(replayed, "event")).with("no event of session A", plural(replayed, "event")+" of session A")
 	}
 	return t.pass("session B's stream carried %s, none of session A's", plural(len(r.events()), "event"))
 }
@@ -124,6 +141,12 @@ func runRS02(t *checkRun) outcome {
 // RS-03: a Last-Event-ID that names no event is refused or ignored; a
 // stream that answers it carries no JSON-RPC response (a GET stream
 // carries responses only when it resumes a request's stream).
+var rs03 = Check{ID: "RS-03", Level: Hardening, Source: "MCP Transports §Resumability", Rule: rule.CursorUnknown,
+	Line:     "A malformed cursor is refused or ignored",
+	Sends:    "GET on a live session with Last-Event-ID: x, read for 2 s",
+	Passes:   "a 4xx, or a stream without a JSON-RPC response",
+	Sessions: 1, run: runRS03}
+
 func runRS03(t *checkRun) outcome {
 	s, o := t.openAny()
 	if o != nil {
@@ -137,11 +160,11 @@ func runRS03(t *checkRun) outcome {
 	case is4xx(r.status()):
 		return t.pass("answered %d", r.status())
 	case !is2xx(r.status()) || !r.isSSE():
-		return t.unmet("%s to a GET with a malformed cursor", r.describe())
+		return t.unmet("%s to a GET with a malformed cursor", r.describe()).with("a 4xx, or a stream without a response", r.actual())
 	}
 	for _, m := range messagesIn(r.events()) {
 		if m.isResponse() {
-			return t.unmet("the stream for cursor x replayed a JSON-RPC response")
+			return t.unmet("the stream for cursor x replayed a JSON-RPC response").with("a 4xx, or a stream without a response", "a JSON-RPC response replayed")
 		}
 	}
 	return t.pass("a stream of %s, none replayed", plural(len(r.events()), "event"))

@@ -3,26 +3,37 @@ package probe
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
+
+	"rawmcp/wire/rule"
 )
+
+// preGroup is the PRE group: each check is declared right above its run
+// function; a check is in the catalogue when it is in this list.
+var preGroup = group{Group{"PRE", "Preflight"}, []*Check{&pre01, &pre02}}
 
 // PRE-01: the endpoint speaks MCP. It also learns what the other checks
 // build on: the negotiated version, whether sessions are issued, whether
 // a request without a token is refused, and which list methods the
 // server declares.
+var pre01 = Check{ID: "PRE-01", Level: Must, Source: "MCP Lifecycle §Initialization", Rule: rule.InitializeResultShape,
+	Line:     "The endpoint speaks MCP",
+	Sends:    "initialize (with -token if given), and with -token also initialize without one",
+	Passes:   "a JSON-RPC result with protocolVersion, capabilities and serverInfo{name, version}; anything else stops the run (exit 2)",
+	Sessions: 2, phase: phasePreflight, run: runPRE01}
+
 func runPRE01(t *checkRun) outcome {
 	p := t.p
 	req, id := t.initialize()
 	r := t.send("initialize", req.Bytes(), toResponse, 0)
 	switch {
 	case r.resp == nil:
-		return t.broken("no MCP endpoint at %s: initialize %s", p.target.URL, r.describe())
+		return t.errored("no MCP endpoint at %s: initialize %s", p.target.URL, r.describe())
 	case r.status() == 401 && p.opts.Token != "":
-		return t.broken("the token was refused: initialize answered 401")
+		return t.errored("the token was refused: initialize answered 401")
 	case r.status() == 401:
-		return t.broken("the target requires a token (initialize answered 401): give -token")
+		return t.errored("the target requires a token (initialize answered 401): give -token")
 	case !r.isResult(id):
-		return t.broken("no MCP endpoint at %s: initialize %s, not an InitializeResult", p.target.URL, r.describe())
+		return t.errored("no MCP endpoint at %s: initialize %s, not an InitializeResult", p.target.URL, r.describe())
 	}
 	m, _ := r.response(id)
 	var result struct {
@@ -38,7 +49,7 @@ func runPRE01(t *checkRun) outcome {
 	if json.Unmarshal(m.Result, &result) != nil || !visibleASCII(result.ProtocolVersion) ||
 		json.Unmarshal(result.Capabilities, &caps) != nil || caps == nil ||
 		json.Unmarshal(result.ServerInfo, &info) != nil || info.Name == nil || info.Version == nil {
-		return t.broken("initialize answered a result without protocolVersion, capabilities and serverInfo{name, version} (Lifecycle §1.1): not an InitializeResult")
+		return t.errored("initialize answered a result without protocolVersion, capabilities and serverInfo{name, version} (Lifecycle §1.1): not an InitializeResult")
 	}
 	p.version, p.server, p.sampleID = result.ProtocolVersion, result.ServerInfo, r.header("Mcp-Session-Id")
 	for _, kind := range []string{"resources", "tools", "prompts"} {
@@ -77,6 +88,12 @@ func quoteInfo(s string) string {
 }
 
 // PRE-02: session ids are well formed (MUST) and unguessable (hardening).
+var pre02 = Check{ID: "PRE-02", Level: Must, Source: "MCP Transports §Session 1; OWASP ASVS V3.2.2 (H)", Rule: rule.SessionIDVisibleASCII,
+	Line:     "Session ids are well formed and unguessable",
+	Sends:    "six initializes, one at a time, each session deleted at once",
+	Passes:   "every id is visible ASCII 0x21-0x7E (MUST); the ids differ, do not count up, and vary in at least 64 bits (H)",
+	Sessions: 1, run: runPRE02}
+
 func runPRE02(t *checkRun) outcome {
 	if t.p.sampleID == "" {
 		return t.skip("the target issues no session ids")
@@ -91,7 +108,7 @@ func runPRE02(t *checkRun) outcome {
 			return *o
 		}
 		if s.id == "" {
-			return t.broken("an initialize issued no session id")
+			return t.errored("an initialize issued no session id")
 		}
 		ids = append(ids, s.id)
 		t.end(s)
@@ -100,14 +117,15 @@ func runPRE02(t *checkRun) outcome {
 	switch {
 	case a.badID >= 0:
 		return t.unmet("session id %d holds byte 0x%02x at offset %d: only visible ASCII 0x21-0x7E is allowed (Transports §2.5 item 1)",
-			a.badID+1, a.badByte, a.badOffset)
+			a.badID+1, a.badByte, a.badOffset).with("visible ASCII 0x21-0x7E", fmt.Sprintf("byte 0x%02x", a.badByte))
 	case a.duplicate:
-		return t.unmetAt(Hardening, "two of %d session ids were equal", len(ids))
+		return t.unmetAt(Hardening, "two of %d session ids were equal", len(ids)).with("distinct ids", "two equal")
 	case a.sequence:
-		return t.unmetAt(Hardening, "the %d session ids count up as numbers: the next one can be guessed", len(ids))
+		return t.unmetAt(Hardening, "the %d session ids count up as numbers: the next one can be guessed", len(ids)).with("ids that do not count up", "ids counting up")
 	case a.bits < minEntropyBits:
 		return t.unmetAt(Hardening, "the %d session ids vary in %d of %d characters of a %s alphabet: about %.0f bits, below %d (OWASP ASVS V3.2.2)",
-			len(ids), a.varying, a.length, a.alphabet, a.bits, minEntropyBits)
+			len(ids), a.varying, a.length, a.alphabet, a.bits, minEntropyBits).
+			with(fmt.Sprintf("at least %d bits", minEntropyBits), fmt.Sprintf("about %.0f bits", a.bits))
 	}
 	return t.pass("%d session ids of %d %s characters vary in %d: about %.0f bits", len(ids), a.length, a.alphabet, a.varying, a.bits)
 }
@@ -119,36 +137,3 @@ const idSamples = 6
 
 // minEntropyBits is OWASP ASVS V3.2.2's floor for session tokens.
 const minEntropyBits = 64
-
-// end deletes s now.
-func (t *checkRun) end(s *session) *reply {
-	return t.send("end the session: DELETE", t.request("DELETE", s, nil).Bytes(), toHead, 0)
-}
-
-// skipWithoutAuth is the outcome of an authorization check on a target
-// that serves requests without a token.
-func (t *checkRun) skipWithoutAuth() (outcome, bool) {
-	if t.p.auth {
-		return outcome{}, false
-	}
-	return t.skip("the target serves requests without a token: no authorization to check"), true
-}
-
-// plural is "1 x" or "n xs".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
-// joinAnd lists parts as "a, b and c".
-func joinAnd(parts []string) string {
-	switch len(parts) {
-	case 0:
-		return ""
-	case 1:
-		return parts[0]
-	}
-	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
-}

@@ -8,7 +8,12 @@ import (
 	"time"
 
 	"rawmcp/wire/client"
+	"rawmcp/wire/rule"
 )
+
+// lfGroup is the LF group: each check is declared right above its run
+// function; a check is in the catalogue when it is in this list.
+var lfGroup = group{Group{"LF", "HTTP framing and limits"}, []*Check{&lf01, &lf02, &lf03, &lf04, &lf05, &lf06, &lf07, &lf08}}
 
 // closeWindow is how long a framing check waits, after the answer, for
 // the server to close the connection or send what it should not.
@@ -30,6 +35,12 @@ const bigBody = 8 << 20
 
 // LF-01: an 8 MiB body is refused by its size (413) or the connection is
 // closed before the body is read.
+var lf01 = Check{ID: "LF-01", Level: Hardening, Source: "resource exhaustion", Rule: rule.FixedLimit,
+	Line:     "Body size limited",
+	Sends:    "ping with an 8 MiB body in 64 KiB writes, for up to 10 s",
+	Passes:   "413, another 4xx before the whole body, or a close before it",
+	Sessions: 1, run: runLF01}
+
 func runLF01(t *checkRun) outcome {
 	s, o := t.openAny()
 	if o != nil {
@@ -51,21 +62,27 @@ func runLF01(t *checkRun) outcome {
 	case f.Stream != nil && is4xx(r.status()) && !all:
 		return t.pass("answered %d before the body was read (%d of %d bytes)", r.status(), f.Written, len(raw))
 	case f.Stream != nil && is2xx(r.status()):
-		return t.unmet("read and served an 8 MiB body: %s", r.describe())
+		return t.unmet("read and served an 8 MiB body: %s", r.describe()).with("413, or a refusal or close before the whole body", r.actual()+" after 8 MiB")
 	case f.Stream != nil:
-		return t.unmet("%s after reading the whole 8 MiB body, not 413", r.describe())
+		return t.unmet("%s after reading the whole 8 MiB body, not 413", r.describe()).with("413, or a refusal or close before the whole body", r.actual()+" after 8 MiB")
 	case f.Err == client.ErrClosed && !all:
 		return t.pass("closed the connection after %d of %d bytes", f.Written, len(raw))
 	case f.Err == client.ErrClosed:
-		return t.unmet("took the whole 8 MiB, then closed without an answer: no sign of a limit")
+		return t.unmet("took the whole 8 MiB, then closed without an answer: no sign of a limit").with("413, or a refusal or close before the whole body", "a close after 8 MiB, no answer")
 	}
-	return t.unmet("neither refused nor closed within 10 s of an 8 MiB body (%d bytes taken)", f.Written)
+	return t.unmet("neither refused nor closed within 10 s of an 8 MiB body (%d bytes taken)", f.Written).with("413, or a refusal or close before the whole body", "no answer and no close within 10 s")
 }
 
 // LF-02: Content-Length and Transfer-Encoding together never let a
 // request through behind the body: the classic CL.TE smuggle. A server
 // framing by TE reads an empty chunked body and then the request behind
 // it; one framing by CL reads it as body.
+var lf02 = Check{ID: "LF-02", Level: Must, Source: "RFC 9112 §6.1", Rule: rule.TEWithCLCloses,
+	Line:     "CL+TE never smuggles",
+	Sends:    "a POST with Content-Length and Transfer-Encoding: chunked, an empty chunked body and GET /rawmcp-probe-behind after it",
+	Passes:   "a 4xx and a close, or a close; an answer to the GET or an open connection 2 s later fails",
+	Sessions: 0, run: runLF02}
+
 func runLF02(t *checkRun) outcome {
 	chunked := "0\r\n\r\n" + t.behind()
 	req := t.request("POST", nil, nil)
@@ -77,22 +94,28 @@ func runLF02(t *checkRun) outcome {
 		if r.err == client.ErrClosed {
 			return t.pass("closed the connection without answering")
 		}
-		return t.broken("%s", r.describe())
+		return t.errored("%s", r.describe())
 	}
 	closed, extra := t.waitClose(r, closeWindow)
 	switch {
 	case answersBehind(extra):
-		return t.unmet("answered the request smuggled behind the body")
+		return t.unmet("answered the request smuggled behind the body").with("no answer to the smuggled GET", "an answer to GET /rawmcp-probe-behind")
 	case !closed:
-		return t.unmet("answered %d and kept the connection open: after Content-Length with Transfer-Encoding it must close (RFC 9112 §6.1)", r.status())
+		return t.unmet("answered %d and kept the connection open: after Content-Length with Transfer-Encoding it must close (RFC 9112 §6.1)", r.status()).with("a 4xx and a close", r.actual()+", connection kept open")
 	case is2xx(r.status()):
-		return t.unmetAt(Should, "answered %d, framing by Transfer-Encoding alone, then closed; refusing (400) is safer", r.status())
+		return t.unmetAt(Should, "answered %d, framing by Transfer-Encoding alone, then closed; refusing (400) is safer", r.status()).with("a 4xx and a close", r.actual()+", then a close")
 	}
 	return t.pass("answered %d and closed; the request behind was never answered", r.status())
 }
 
 // LF-03: two different Content-Length values are unrecoverable: 400, then
 // close.
+var lf03 = Check{ID: "LF-03", Level: Must, Source: "RFC 9112 §6.3", Rule: rule.InvalidContentLength,
+	Line:     "Conflicting Content-Length refused",
+	Sends:    "a POST with Content-Length: 2 and Content-Length: 3",
+	Passes:   "400 and a close within 2 s",
+	Sessions: 0, run: runLF03}
+
 func runLF03(t *checkRun) outcome {
 	req := t.request("POST", nil, nil)
 	req.Header = append(req.Header, [2]string{"Content-Length", "2"}, [2]string{"Content-Length", "3"})
@@ -101,18 +124,18 @@ func runLF03(t *checkRun) outcome {
 	if r.resp == nil {
 		r.close()
 		if r.err == client.ErrClosed {
-			return t.unmet("closed without the 400 (RFC 9112 §6.3)")
+			return t.unmet("closed without the 400 (RFC 9112 §6.3)").with("400 and a close", "a close without an answer")
 		}
-		return t.broken("%s", r.describe())
+		return t.errored("%s", r.describe())
 	}
 	closed, extra := t.waitClose(r, closeWindow)
 	switch {
 	case r.status() != 400:
-		return t.unmet("%s, not 400", r.describe())
+		return t.unmet("%s, not 400", r.describe()).with("400 and a close", r.actual())
 	case answersBehind(extra):
-		return t.unmet("answered 400, then answered again on the same connection")
+		return t.unmet("answered 400, then answered again on the same connection").with("400 and a close", "400, then another answer")
 	case !closed:
-		return t.unmet("answered 400 but kept the connection open (RFC 9112 §6.3)")
+		return t.unmet("answered 400 but kept the connection open (RFC 9112 §6.3)").with("400 and a close", "400, connection kept open")
 	}
 	return t.pass("answered 400 and closed")
 }
@@ -126,7 +149,7 @@ func (t *checkRun) refusedHead(r *reply, precise int, mustClose bool, what strin
 		if r.err == client.ErrClosed {
 			return t.pass("closed the connection without answering")
 		}
-		return t.broken("%s", r.describe())
+		return t.errored("%s", r.describe())
 	}
 	closed := true
 	if mustClose {
@@ -135,11 +158,11 @@ func (t *checkRun) refusedHead(r *reply, precise int, mustClose bool, what strin
 	r.close()
 	switch st := r.status(); {
 	case is2xx(st):
-		return t.unmet("%s: %s", r.describe(), what)
+		return t.unmet("%s: %s", r.describe(), what).with(fmt.Sprintf("a 4xx (%d) or a close", precise), r.actual())
 	case !is4xx(st):
-		return t.unmet("%s, not a 4xx refusal", r.describe())
+		return t.unmet("%s, not a 4xx refusal", r.describe()).with(fmt.Sprintf("a 4xx (%d) or a close", precise), r.actual())
 	case !closed:
-		return t.unmet("answered %d but kept the connection open", st)
+		return t.unmet("answered %d but kept the connection open", st).with(fmt.Sprintf("a 4xx (%d) and a close", precise), strconv.Itoa(st)+", connection kept open")
 	case st != precise:
 		return t.pass("answered %d (%d is the precise status)", st, precise)
 	}
@@ -147,6 +170,12 @@ func (t *checkRun) refusedHead(r *reply, precise int, mustClose bool, what strin
 }
 
 // LF-04: a folded header line (obs-fold) is refused, not unfolded.
+var lf04 = Check{ID: "LF-04", Level: Hardening, Source: "RFC 9112 §5.2", Rule: rule.ObsFoldRefused,
+	Line:     "obs-fold refused",
+	Sends:    "initialize with a header field folded onto a line starting with a space",
+	Passes:   "a 4xx (400 noted otherwise) or a close",
+	Sessions: 1, run: runLF04}
+
 func runLF04(t *checkRun) outcome {
 	req, _ := t.initialize(set("X-Probe-Folded", "a\r\n b"))
 	r := t.sendKeep("initialize with a folded header line", req.Bytes(), toResponse, 0)
@@ -155,13 +184,19 @@ func runLF04(t *checkRun) outcome {
 
 // LF-05: line ends of LF alone are refused. RFC 9112 §2.2 lets a server
 // accept them, so a served request is a warn even with -strict.
+var lf05 = Check{ID: "LF-05", Level: Hardening, Source: "RFC 9112 §2.2", Rule: rule.BareLF,
+	Line:     "Bare LF refused",
+	Sends:    "initialize with every line ended by a bare LF",
+	Passes:   "a 4xx (400 noted otherwise) or a close; a served request warns even with -strict",
+	Sessions: 1, run: runLF05}
+
 func runLF05(t *checkRun) outcome {
 	req, _ := t.initialize()
 	raw := bytes.ReplaceAll(req.Bytes(), []byte("\r\n"), []byte("\n"))
 	r := t.sendKeep("initialize with bare LF line ends", raw, toResponse, 0)
 	if is2xx(r.status()) {
 		r.close()
-		return t.unmetAt(Should, "%s with bare LF line ends (RFC 9112 §2.2 allows it; a stricter parser refuses)", r.describe())
+		return t.unmetAt(Should, "%s with bare LF line ends (RFC 9112 §2.2 allows it; a stricter parser refuses)", r.describe()).with("a 4xx or a close", r.actual())
 	}
 	return t.refusedHead(r, 400, false, "")
 }
@@ -176,6 +211,12 @@ const (
 
 // LF-06: too many header fields, and too large a header section, get 431
 // (or 400) and a close.
+var lf06 = Check{ID: "LF-06", Level: Hardening, Source: "RFC 6585 §5", Rule: rule.OversizedHead,
+	Line:     "Header flood refused",
+	Sends:    "initialize with 200 header fields, then with a 64 KiB header section",
+	Passes:   "a 4xx (431 noted otherwise) and a close within 2 s, both times",
+	Sessions: 2, run: runLF06}
+
 func runLF06(t *checkRun) outcome {
 	many, _ := t.initialize()
 	for i := range floodFields {
@@ -208,6 +249,12 @@ const (
 
 // LF-07: a head trickled in a byte at a time is cut off: one connection
 // per 300 ms byte would otherwise hold a server's slot forever.
+var lf07 = Check{ID: "LF-07", Level: Hardening, Source: "slowloris", Rule: rule.ReadDeadline,
+	Line:     "A slow head is cut",
+	Sends:    "an initialize head, one byte every 300 ms",
+	Passes:   "an answer (408) or a close within 10 s",
+	Sessions: 0, run: runLF07}
+
 func runLF07(t *checkRun) outcome {
 	req, _ := t.initialize()
 	r, f := t.feed("initialize, one byte every 300 ms", req.Bytes(), 1, trickleEvery, trickleLimit)
@@ -218,12 +265,18 @@ func runLF07(t *checkRun) outcome {
 	case f.Err == client.ErrClosed:
 		return t.pass("closed after %s (%d bytes in)", f.Elapsed.Round(100*time.Millisecond), f.Written)
 	}
-	return t.unmet("still open after %s with %d bytes of a head", trickleLimit, f.Written)
+	return t.unmet("still open after %s with %d bytes of a head", trickleLimit, f.Written).with("408 or a close within "+trickleLimit.String(), fmt.Sprintf("still open after %d bytes", f.Written))
 }
 
 // LF-08: a POST refused before its body is read (here by Accept) must not
 // leave the body to be parsed as the next request: the server reads it or
 // closes the connection.
+var lf08 = Check{ID: "LF-08", Level: Must, Source: "RFC 9112 §9.3", Rule: rule.BodyReadOrClosed,
+	Line:     "An error answer closes",
+	Sends:    "a POST refused before its body is read (Accept: text/html), whose body is GET /rawmcp-probe-behind",
+	Passes:   "no answer to the request in the body",
+	Sessions: 0, run: runLF08}
+
 func runLF08(t *checkRun) outcome {
 	body := []byte(t.behind())
 	req := edit(t.request("POST", nil, body), set("Accept", "text/html"))
@@ -233,15 +286,15 @@ func runLF08(t *checkRun) outcome {
 		if r.err == client.ErrClosed {
 			return t.pass("closed the connection without answering")
 		}
-		return t.broken("%s", r.describe())
+		return t.errored("%s", r.describe())
 	}
 	if is2xx(r.status()) {
 		r.close()
-		return t.broken("the POST was not refused (%s): the check needs a refusal that leaves the body unread", r.describe())
+		return t.errored("the POST was not refused (%s): the check needs a refusal that leaves the body unread", r.describe())
 	}
 	_, extra := t.waitClose(r, closeWindow)
 	if answersBehind(extra) {
-		return t.unmet("answered %d, then answered the request inside the unread body", r.status())
+		return t.unmet("answered %d, then answered the request inside the unread body", r.status()).with("no answer to the request inside the body", "an answer to GET /rawmcp-probe-behind")
 	}
 	return t.pass("answered %d; the body was never parsed as a request", r.status())
 }

@@ -1,0 +1,168 @@
+package probe
+
+import (
+	"strconv"
+
+	"rawmcp/wire/rule"
+)
+
+// hoGroup is the HO group: each check is declared right above its run
+// function; a check is in the catalogue when it is in this list.
+var hoGroup = group{Group{"HO", "Host and Origin (DNS rebinding, browsers)"}, []*Check{&ho01, &ho02, &ho03, &ho04, &ho05, &ho06}}
+
+// foreignOrigin and foreignHost stand for a page and a name the attacker
+// controls (a DNS-rebinding name resolves to 127.0.0.1 but keeps its own
+// Host).
+const (
+	foreignOrigin = "http://evil.example"
+	foreignHost   = "evil.example"
+)
+
+// HO-01: a foreign Host is refused before anything is created.
+var ho01 = Check{ID: "HO-01", Level: Hardening, Source: "MCP Security Best Practices §Local MCP server compromise", Rule: rule.HostNotOurs,
+	Line:     "Foreign Host refused",
+	Sends:    "initialize with Host: evil.example",
+	Passes:   "a 4xx without Mcp-Session-Id",
+	Sessions: 1, run: runHO01}
+
+func runHO01(t *checkRun) outcome {
+	req, _ := t.initialize(set("Host", foreignHost))
+	r := t.send("initialize with Host: "+foreignHost, req.Bytes(), toResponse, 0)
+	if o := t.unjudgeable(r); o != nil {
+		return *o
+	}
+	switch {
+	case is2xx(r.status()):
+		return t.unmet("%s for Host: %s: a page on a DNS-rebinding name reaches the server", r.describe(), foreignHost).with("a 4xx", r.actual()+" for Host: "+foreignHost)
+	case r.header("Mcp-Session-Id") != "":
+		return t.unmet("answered %d but issued a session id", r.status()).with("a 4xx without Mcp-Session-Id", r.actual()+" with Mcp-Session-Id")
+	case is4xx(r.status()):
+		return t.pass("answered %d", r.status())
+	}
+	return t.errored("%s: neither served nor refused", r.describe())
+}
+
+// HO-02: a foreign Origin on POST gets 403.
+var ho02 = Check{ID: "HO-02", Level: Must, Source: "MCP Transports §Security warning", Rule: rule.OriginRefused,
+	Line:     "Foreign Origin refused",
+	Sends:    "initialize with Origin: http://evil.example and the run's token",
+	Passes:   "403 only",
+	Sessions: 1, run: runHO02}
+
+func runHO02(t *checkRun) outcome {
+	return t.originRefused(foreignOrigin)
+}
+
+// HO-04: Origin: null (a sandboxed frame, a file: page, a redirect chain)
+// is an origin no server can allow.
+var ho04 = Check{ID: "HO-04", Level: Must, Source: "MCP Transports §Security warning", Rule: rule.OriginRefused,
+	Line:     "Origin: null refused",
+	Sends:    "initialize with Origin: null",
+	Passes:   "403 only",
+	Sessions: 1, run: runHO04}
+
+func runHO04(t *checkRun) outcome {
+	return t.originRefused("null")
+}
+
+func (t *checkRun) originRefused(origin string) outcome {
+	req, _ := t.initialize(set("Origin", origin))
+	r := t.send("initialize with Origin: "+origin, req.Bytes(), toResponse, 0)
+	if o := t.unjudgeable(r); o != nil {
+		return *o
+	}
+	switch {
+	case r.status() == 403:
+		return t.pass("answered 403")
+	case is2xx(r.status()):
+		return t.unmet("%s for Origin: %s: any web page can drive the server", r.describe(), origin).with("403", r.actual()+" for Origin: "+origin)
+	}
+	return t.unmet("answered %d: a foreign Origin gets 403 Forbidden (Transports §2.0.1)", r.status()).with("403", r.actual()+" for Origin: "+origin)
+}
+
+// HO-03: the Origin check covers GET and DELETE too, and a refused DELETE
+// leaves the session alive.
+var ho03 = Check{ID: "HO-03", Level: Must, Source: "MCP Transports (\"all incoming connections\")", Rule: rule.OriginEveryRequest,
+	Line:     "Origin checked on GET and DELETE too",
+	Sends:    "GET and DELETE on a live session with Origin: http://evil.example, then a ping",
+	Passes:   "403 to each (405 accepted: not served) and the session still works",
+	Sessions: 1, run: runHO03}
+
+func runHO03(t *checkRun) outcome {
+	s, o := t.openAny()
+	if o != nil {
+		return *o
+	}
+	var notes, faults []string
+	get := t.send("GET with Origin: "+foreignOrigin, edit(t.request("GET", s, nil), set("Origin", foreignOrigin)).Bytes(), toHead, 0)
+	del := t.send("DELETE with Origin: "+foreignOrigin, edit(t.request("DELETE", s, nil), set("Origin", foreignOrigin)).Bytes(), toHead, 0)
+	for _, x := range []struct {
+		method string
+		r      *reply
+	}{{"GET", get}, {"DELETE", del}} {
+		if o := t.unjudgeable(x.r); o != nil {
+			return *o
+		}
+		switch st := x.r.status(); {
+		case st == 403:
+		case st == 405:
+			notes = append(notes, x.method+" answered 405 (not served at all)")
+		default:
+			faults = append(faults, x.method+" answered "+strconv.Itoa(st))
+		}
+	}
+	alive, id := t.ping("ping: the session still works", s)
+	if alive.resp == nil {
+		return t.errored("ping after the refusals %s", alive.describe())
+	}
+	if len(faults) > 0 {
+		return t.unmet("with a foreign Origin %s, not 403", joinAnd(faults)).with("403 (or 405) to GET and DELETE", joinAnd(faults))
+	}
+	if !alive.isResult(id) {
+		return t.unmet("the session did not survive the refused DELETE: ping %s", alive.describe()).with("a result to ping after the refused DELETE", alive.actual())
+	}
+	if len(notes) > 0 {
+		return t.pass("403 where served; %s; the session still works", joinAnd(notes))
+	}
+	return t.pass("GET and DELETE answered 403; the session still works")
+}
+
+// HO-05: the target's own origin, as a page it served would send it, is
+// accepted, so the Origin check is not a refusal of everything.
+var ho05 = Check{ID: "HO-05", Level: Should, Source: "interoperability (the official conformance suite)", Rule: rule.OriginNotAllowed,
+	Line:     "The server's own origin accepted",
+	Sends:    "initialize with Host and Origin both the URL's own",
+	Passes:   "the InitializeResult",
+	Sessions: 1, run: runHO05}
+
+func runHO05(t *checkRun) outcome {
+	req, id := t.initialize(set("Origin", t.p.target.origin()))
+	r := t.send("initialize with Origin: "+t.p.target.origin(), req.Bytes(), toResponse, 0)
+	if o := t.unjudgeable(r); o != nil {
+		return *o
+	}
+	if r.isResult(id) {
+		return t.pass("%s", r.describe())
+	}
+	return t.unmet("%s for its own origin %s: browser-based clients served from it cannot connect", r.describe(), t.p.target.origin()).with("a result for its own origin", r.actual()+" for Origin: "+t.p.target.origin())
+}
+
+// HO-06: the CORS "simple request" a page may send without a preflight,
+// text/plain from a foreign origin (CVE-2026-33252), is not served.
+var ho06 = Check{ID: "HO-06", Level: Hardening, Source: "CVE-2026-33252", Rule: rule.ContentTypeJSON,
+	Line:     "No cross-site \"simple\" POST",
+	Sends:    "initialize as Content-Type: text/plain with Origin: http://evil.example, a CORS simple request",
+	Passes:   "any answer but a 2xx",
+	Sessions: 1, run: runHO06}
+
+func runHO06(t *checkRun) outcome {
+	req, _ := t.initialize(set("Origin", foreignOrigin), set("Content-Type", "text/plain"))
+	r := t.send("initialize as text/plain with Origin: "+foreignOrigin, req.Bytes(), toResponse, 0)
+	if o := t.unjudgeable(r); o != nil {
+		return *o
+	}
+	if is2xx(r.status()) {
+		return t.unmet("%s: a page on any site can send this without a CORS preflight", r.describe()).with("a 4xx", r.actual()+" for text/plain with Origin: "+foreignOrigin)
+	}
+	return t.pass("answered %d", r.status())
+}

@@ -1,0 +1,69 @@
+package probe
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// checksPreface opens CHECKS.md: what the catalogue is, and how levels
+// become verdicts.
+const checksPreface = `# rawmcp probe: the check catalogue
+
+The black-box contract of an MCP 2025-11-25 Streamable HTTP endpoint, its protected-resource
+boundary and the HTTP/1.1 framing under them, as checks that run against any server on loopback.
+Ids are stable: they appear in the output, in ` + "`-only`/`-skip`" + ` and in ` + "`-json`" + `. Each check names
+the rule it tests (` + "`wire/rule`" + `) where there is one, and its level.
+
+This file is generated from the checks themselves: each is declared, with its run function right
+below it, in its group's file (` + "`wire/client/probe/ho.go`" + ` for HO, and so on). Do not edit it; run
+` + "`go run ./cmd/rawmcp probe -list -md > wire/client/probe/CHECKS.md`" + ` (or
+` + "`go test ./wire/client/probe -run TestChecksMarkdownIsCurrent -update`" + `), and a test fails
+while it is stale.
+
+Levels and verdicts:
+- **MUST** (the spec or an RFC requires it): not met is ` + "`fail`" + `.
+- **SHOULD**: not met is ` + "`warn`" + `.
+- **H** (hardening: stricter than the spec, the profile's own rule or a known attack's fix): not
+  met is ` + "`warn`" + `; ` + "`-strict`" + ` makes it ` + "`fail`" + `.
+- **info**: reported, never judged.
+- ` + "`skip`" + `: the run lacks what the check needs (a token, a server that issues sessions, a
+  prerequisite), with the reason. ` + "`-require-all`" + ` turns a skipped MUST into exit 1.
+- ` + "`error`" + `: the check could not run: the target broke the exchange, or answered what the check
+  cannot judge. A verdict never rests on an answer that did not serve the request: a 401 to the
+  run's valid token, a 429 or 503, or no answer is an error, never a pass.
+
+Every verdict but a pass comes with a reason, and where it rests on an answer, with what was
+expected and what actually came back.
+
+Needs: **T** a valid token (` + "`-token`" + `), **T2** a second principal's token (` + "`-token2`" + `), **X** a
+token of a named kind (` + "`-tokens FILE`" + `: a JSON object of ` + "`wrong_audience`, `wrong_issuer`, `expired`,\n`low_scope`" + `). Without its need a check is ` + "`skip`" + `.
+`
+
+// WriteMarkdown writes the catalogue as Markdown, CHECKS.md: the
+// preface, then a table per group (id, check, sends, passes when, level
+// and source, needs).
+func WriteMarkdown(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString(checksPreface)
+	for _, g := range groups {
+		fmt.Fprintf(&b, "\n## %s (`%s.go`)\n\n", g.Title, strings.ToLower(g.Code))
+		b.WriteString("| id | check | sends | passes when | level · source | needs |\n|---|---|---|---|---|---|\n")
+		for _, c := range catalogue {
+			if c.Group != g.Code {
+				continue
+			}
+			level := string(c.Level) + " · " + c.Source
+			if c.Rule != "" {
+				level += " · " + string(c.Rule)
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n",
+				c.ID, cell(c.Line), cell(c.Sends), cell(c.Passes), cell(level), c.Needs)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// cell keeps a table cell one cell: a bar would end it.
+func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }

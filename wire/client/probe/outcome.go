@@ -1,0 +1,101 @@
+package probe
+
+import (
+	"fmt"
+	"strings"
+)
+
+// outcome is what a run function decides: a verdict, its reason in one
+// line, and for a verdict on an answer, the evidence as h2spec reports
+// it: what the check expected and what actually came back (with).
+type outcome struct {
+	verdict  Verdict
+	reason   string
+	expected string
+	actual   string
+}
+
+// with sets the evidence: expected ("403") and actual ("200
+// text/event-stream with a result", usually reply.actual).
+func (o outcome) with(expected, actual string) outcome {
+	o.expected, o.actual = expected, actual
+	return o
+}
+
+func (t *checkRun) pass(format string, args ...any) outcome {
+	return outcome{verdict: Pass, reason: fmt.Sprintf(format, args...)}
+}
+
+// unmet is "not met" at the check's level.
+func (t *checkRun) unmet(format string, args ...any) outcome {
+	return t.unmetAt(t.check.Level, format, args...)
+}
+
+// unmetAt is "not met" at level l, for the part of a check that is at
+// another level than its main one.
+func (t *checkRun) unmetAt(l Level, format string, args ...any) outcome {
+	return outcome{verdict: verdictFor(l, t.p.opts.Strict), reason: fmt.Sprintf(format, args...)}
+}
+
+func (t *checkRun) skip(format string, args ...any) outcome {
+	return outcome{verdict: Skip, reason: fmt.Sprintf(format, args...)}
+}
+
+// errored is the Error verdict: the check could not run, because the
+// target broke the exchange or answered what the check cannot judge.
+func (t *checkRun) errored(format string, args ...any) outcome {
+	return outcome{verdict: Error, reason: fmt.Sprintf(format, args...)}
+}
+
+func (t *checkRun) info(format string, args ...any) outcome {
+	return outcome{verdict: Info, reason: fmt.Sprintf(format, args...)}
+}
+
+// unjudgeable is the outcome for an answer no check can judge: none at
+// all, a 401 to the run's valid token, or load shedding. Checks that test
+// a refusal call it first, so a target that refused for another reason is
+// never counted as having refused for the right one.
+func (t *checkRun) unjudgeable(r *reply) *outcome {
+	var o outcome
+	switch {
+	case r.resp == nil:
+		o = t.errored("%s: %s", r.step, r.describe()).with("an answer", r.actual())
+	case r.status() == 401 && t.p.auth:
+		o = t.errored("answered 401 to a request with the run's valid token: the check cannot see its own refusal behind the token's").
+			with("an answer to the valid token", r.actual())
+	case r.status() == 429 || r.status() == 503:
+		o = t.errored("answered %d: the target is shedding load, so the answer says nothing about this check", r.status()).
+			with("an answer that served or refused the request", r.actual())
+	default:
+		return nil
+	}
+	return &o
+}
+
+// skipWithoutAuth is the outcome of an authorization check on a target
+// that serves requests without a token.
+func (t *checkRun) skipWithoutAuth() (outcome, bool) {
+	if t.p.auth {
+		return outcome{}, false
+	}
+	return t.skip("the target serves requests without a token: no authorization to check"), true
+}
+
+// plural is "1 x" or "n xs".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// joinAnd lists parts as "a, b and c".
+func joinAnd(parts []string) string {
+	switch len(parts) {
+	case 0:
+		return ""
+	case 1:
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+}
