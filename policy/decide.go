@@ -136,10 +136,10 @@ func (p *Policy) Authenticate(authorization []byte, present bool, op string, now
 // connection (nil: keep nothing). A token equal to the one mem holds, by a
 // constant-time comparison, is looked up through mem's row; any other
 // token is hashed and looked up afresh, and mem then remembers it if the
-// table knows it. A row, once in the table, stays the
-// row of its token (Add refuses duplicates, nothing removes one), so the
-// row mem holds is the one the digest would find; what can change in it
-// (revocation, the subject's revision) is read on every call.
+// table knows it. A row, once in the table, stays the row of its token
+// (Add refuses duplicates, nothing removes one), so the row mem holds is
+// the one the digest would find; what can change in it (revocation, the
+// subject's revision) is read on every call.
 func (p *Policy) AuthenticateRemembered(mem *Remembered, authorization []byte, present bool, op string, now time.Time) (Principal, *Denial) {
 	scopes := requiredScopes(op)
 	if !present {
