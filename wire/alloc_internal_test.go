@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"rawmcp/httpparse"
 	"rawmcp/policy"
 	"rawmcp/state"
 )
@@ -142,6 +143,52 @@ func TestWarmRequestAllocs(t *testing.T) {
 			})
 			if allocs != 0 {
 				t.Errorf("%s allocated %v times per request, want 0", c.name, allocs)
+			}
+		})
+	}
+}
+
+// TestRouteWarmAllocs: the route alone (decideHead, decide, and the SSE
+// framing conn does with what it decides) answers ping and resources/list
+// on a warm connection's memory in a live session without one allocation.
+func TestRouteWarmAllocs(t *testing.T) {
+	for _, c := range []struct {
+		name, body string
+		stream     bool
+	}{
+		{"ping", `{"jsonrpc":"2.0","id":123456,"method":"ping"}`, false},
+		{"resources/list", `{"jsonrpc":"2.0","id":"req-654321","method":"resources/list"}`, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := newAllocRig(t)
+			s := r.c.srv
+			raw := allocPost(r.session(t), c.body)
+			now := time.Now()
+			var req httpparse.Request
+			var mem memory
+			event := make([]byte, 0, 512)
+			decide := func() {
+				headLen, err := httpparse.Parse(raw, 0, s.cfg.Limits, &req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				h := s.route.decideHead(&req)
+				if h.answer.status != 0 {
+					t.Fatalf("head refused: %+v", h.answer)
+				}
+				d := s.route.decide(&req, h.next, raw[headLen:], now, &mem)
+				if d.answer.status != 200 || (d.stream.kind != streamNone) != c.stream {
+					t.Fatalf("decision %+v", d)
+				}
+				if d.stream.kind != streamNone {
+					if event, err = appendStream(event[:0], &d.stream); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			decide() // warm: the memory's token and buffer
+			if allocs := testing.AllocsPerRun(200, decide); allocs != 0 {
+				t.Errorf("%s: the route allocated %v times per request, want 0", c.name, allocs)
 			}
 		})
 	}
