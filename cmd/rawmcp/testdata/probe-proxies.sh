@@ -177,8 +177,15 @@ start_nginx() { timeout "$LIFETIME" nginx -p "$1" -c "$1/nginx.conf" -e "$1/erro
 
 conf_caddy() {
 	local config=$1 mode=$2 port=$3 up=$4 dir=$5 site proxy
-	if [ "$mode" = tls ]; then
+	if [ "$mode" = tls ] && [ "$config" = minimal ]; then
 		site="https://$HOSTNAME_:$port {
+	bind 127.0.0.1
+	tls $WORK/mcp.pem $WORK/mcp.key"
+	elif [ "$mode" = tls ]; then
+		# Every Host goes to rawmcp, which refuses a foreign one with 403: a
+		# site bound to one name answers other Hosts itself with an empty
+		# 200, which no client can tell from a served request.
+		site="https://:$port {
 	bind 127.0.0.1
 	tls $WORK/mcp.pem $WORK/mcp.key"
 	else
