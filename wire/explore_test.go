@@ -1,6 +1,7 @@
 package wire_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/base64"
@@ -218,8 +219,7 @@ type rig struct {
 	trace    strings.Builder
 
 	mu        sync.Mutex
-	decisions []wire.Decision
-	requests  [][]byte // what the server read, per decision, for a report
+	exchanges []wire.Exchange // this client's, in the order answered
 
 	model lifecycle.Model
 	slots [2]slotView
@@ -268,14 +268,15 @@ func newRig() (*rig, error) {
 			// The fake clock runs at or ahead of real time, so socket
 			// deadlines computed from it never lie in the past.
 			c.Now = r.now
-			c.OnDecision = func(d wire.Decision) {
-				r.mu.Lock()
-				r.decisions = append(r.decisions, d)
-				r.mu.Unlock()
-			}
+			// The decisions are taken with the request bytes, so that
+			// only this client's count: the port may have served another
+			// program's test before, whose clients can still knock.
 			c.OnExchange = func(x wire.Exchange) {
+				if !bytes.Contains(x.Request, []byte(r.tokens[0])) && !bytes.Contains(x.Request, []byte(r.tokens[1])) {
+					return
+				}
 				r.mu.Lock()
-				r.requests = append(r.requests, x.Request)
+				r.exchanges = append(r.exchanges, x)
 				r.mu.Unlock()
 			}
 		},
@@ -299,27 +300,28 @@ func replay(path pathTo) *failure {
 	if err != nil {
 		return &failure{path: path, reason: "rig: " + err.Error()}
 	}
-	fail := func(step int, why string) *failure {
+	fail := func(where, why string) *failure {
 		r.c.Close()
 		r.srv.Close()
-		return &failure{path: path, reason: fmt.Sprintf("step %d (%v): %s", step, path[step-1], r.secrets.Redact(why)), transcript: r.trace.String()}
+		return &failure{path: path, reason: where + ": " + r.secrets.Redact(why), transcript: r.trace.String()}
 	}
 	for i, e := range path {
 		if why := r.step(i+1, e); why != "" {
-			return fail(i+1, why)
+			return fail(fmt.Sprintf("step %d (%v)", i+1, e), why)
 		}
 	}
 	// Clean up through the front door: a DELETE ends a live session, and
 	// a dead token's DELETE ends its holder's session too.
 	for s := range r.slots {
 		if r.model.Sessions[s].Phase == lifecycle.Initializing || r.model.Sessions[s].Phase == lifecycle.Operating {
-			if why := r.step(len(path)+1+s, lifecycle.Event{Kind: lifecycle.Delete, Slot: s}); why != "" {
-				return fail(len(path), "cleanup: "+why)
+			e := lifecycle.Event{Kind: lifecycle.Delete, Slot: s}
+			if why := r.step(len(path)+1+s, e); why != "" {
+				return fail(fmt.Sprintf("after the path, cleanup %v", e), why)
 			}
 		}
 	}
 	if n := r.srv.Sessions.Len(r.now()); n != 0 {
-		return fail(len(path), fmt.Sprintf("%d sessions left after the cleanup", n))
+		return fail("after the cleanup", fmt.Sprintf("%d session(s) left", n))
 	}
 	r.c.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -457,7 +459,7 @@ func orUnknown(id string) string {
 func (r *rig) exchange(e lifecycle.Event, want lifecycle.Answer) string {
 	raw, method := r.request(e)
 	r.mu.Lock()
-	r.decisions, r.requests = nil, nil
+	r.exchanges = nil
 	r.mu.Unlock()
 	resp, err := r.c.Do(raw, false)
 	client.Tracer{Secrets: &r.secrets}.Exchange(&r.trace, e.String(), raw, resp, err)
@@ -465,12 +467,16 @@ func (r *rig) exchange(e lifecycle.Event, want lifecycle.Answer) string {
 		return "no answer: " + err.Error()
 	}
 	r.mu.Lock()
-	decisions, requests := r.decisions, r.requests
+	exchanges := r.exchanges
 	r.mu.Unlock()
+	var decisions []wire.Decision
+	for _, x := range exchanges {
+		decisions = append(decisions, x.Decision)
+	}
 	if len(decisions) != 1 || decisions[0] != (wire.Decision{Status: want.Status, Rule: want.Rule}) {
 		var read strings.Builder
-		for _, q := range requests {
-			client.Tracer{Secrets: &r.secrets}.Request(&read, q)
+		for _, x := range exchanges {
+			client.Tracer{Secrets: &r.secrets}.Request(&read, x.Request)
 		}
 		return fmt.Sprintf("status %d, decisions %v; want %d %s; the server read:\n%s", resp.Status, decisions, want.Status, want.Rule, read.String())
 	}
@@ -638,10 +644,10 @@ func label(data string) string {
 func (r *rig) invariants() string {
 	n := r.srv.Sessions.Len(r.now())
 	if n > r.model.Capacity {
-		return fmt.Sprintf("%d live sessions, capacity %d", n, r.model.Capacity)
+		return fmt.Sprintf("%d live session(s), capacity %d", n, r.model.Capacity)
 	}
 	if n != r.model.Live() {
-		return fmt.Sprintf("%d live sessions, the model has %d", n, r.model.Live())
+		return fmt.Sprintf("%d live session(s), the model has %d", n, r.model.Live())
 	}
 	return ""
 }
