@@ -122,13 +122,16 @@ func TestExploreLifecycle(t *testing.T) {
 	p := planExploration(depth, 2)
 	baseline := runtime.NumGoroutine()
 	start := time.Now()
-	failures := replayAll(p.replays)
-	covered := p.pairs
+	failures, passed := replayAll(p.replays)
+	covered := coveredPairs(passed)
 	t.Logf("depth %d: %d states (%d expanded), %d transitions, %d of %d (state, event) pairs covered by %d replayed paths, in %v",
 		depth, p.states, p.expanded, p.transitions, covered, p.pairs, len(p.replays), time.Since(start).Round(time.Millisecond))
 	if len(failures) > 0 {
 		f := failures[0]
 		t.Fatalf("%d path(s) disagree with the model; the shortest:\n%v\n%s\ntranscript:\n%s", len(failures), f.path, f.reason, f.transcript)
+	}
+	if covered != p.pairs {
+		t.Fatalf("%d of %d (state, event) pairs covered by a path the server passed", covered, p.pairs)
 	}
 	// Every connection goroutine and every client is gone once the servers
 	// have shut down; allow the runtime a moment to reap them.
@@ -147,21 +150,26 @@ func TestExploreLifecycle(t *testing.T) {
 func TestExplorePlanCoversEveryPair(t *testing.T) {
 	for depth := 1; depth <= 4; depth++ {
 		p := planExploration(depth, 2)
-		covered := map[string]bool{}
-		for _, path := range p.replays {
-			m := lifecycle.New(2)
-			for _, e := range path {
-				covered[m.Key()+"|"+e.String()] = true
-				m.Step(e)
-			}
-		}
-		if len(covered) != p.pairs {
-			t.Errorf("depth %d: %d pairs covered, plan has %d", depth, len(covered), p.pairs)
+		if covered := coveredPairs(p.replays); covered != p.pairs {
+			t.Errorf("depth %d: %d pairs covered, plan has %d", depth, covered, p.pairs)
 		}
 		if want := p.expanded * len(lifecycle.Alphabet()); p.pairs != want {
 			t.Errorf("depth %d: %d pairs, want expanded × alphabet = %d", depth, p.pairs, want)
 		}
 	}
+}
+
+// coveredPairs counts the distinct (state, event) pairs along the paths.
+func coveredPairs(paths []pathTo) int {
+	covered := map[string]bool{}
+	for _, path := range paths {
+		m := lifecycle.New(2)
+		for _, e := range path {
+			covered[m.Key()+"|"+e.String()] = true
+			m.Step(e)
+		}
+	}
+	return len(covered)
 }
 
 type failure struct {
@@ -171,12 +179,14 @@ type failure struct {
 }
 
 // replayAll runs the paths in bounded parallel workers, a fresh server per
-// path, and returns the failures, shortest first. Paths come in
-// breadth-first order, so once one fails no longer path is started.
-func replayAll(paths []pathTo) []failure {
+// path, and returns the failures, shortest first, and the paths that
+// passed. Paths come in breadth-first order, so once one fails no longer
+// path is started.
+func replayAll(paths []pathTo) ([]failure, []pathTo) {
 	var (
 		mu       sync.Mutex
 		failures []failure
+		passed   []pathTo
 		shortest atomic.Int64
 		next     atomic.Int64
 		wg       sync.WaitGroup
@@ -192,7 +202,12 @@ func replayAll(paths []pathTo) []failure {
 				if i >= len(paths) || int64(len(paths[i])) > shortest.Load() {
 					return
 				}
-				if f := replay(paths[i]); f != nil {
+				f := replay(paths[i])
+				if f == nil {
+					mu.Lock()
+					passed = append(passed, paths[i])
+					mu.Unlock()
+				} else {
 					mu.Lock()
 					failures = append(failures, *f)
 					if int64(len(f.path)) < shortest.Load() {
@@ -205,7 +220,7 @@ func replayAll(paths []pathTo) []failure {
 	}
 	wg.Wait()
 	sort.SliceStable(failures, func(i, j int) bool { return len(failures[i].path) < len(failures[j].path) })
-	return failures
+	return failures, passed
 }
 
 // rig is one path's server and client, and what the client knows.
