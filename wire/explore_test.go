@@ -262,6 +262,8 @@ func newRig() (*rig, error) {
 		r.tokenIDs[i] = "explore-" + lifecycle.Principal(i).String()
 		r.secrets.AddToken(r.tokens[i])
 	}
+	// The never-issued id is a session id too: no answer may echo it.
+	r.secrets.AddSession(neverIssued)
 	srv, err := wiretest.Start("127.0.0.1:0", wiretest.Config{
 		Issuer:  "https://as.rawmcp.invalid",
 		Tenants: []string{lifecycle.Owners[lifecycle.A].Tenant, lifecycle.Owners[lifecycle.B].Tenant},
