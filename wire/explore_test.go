@@ -227,8 +227,9 @@ func replayAll(paths []pathTo) ([]failure, []pathTo) {
 type rig struct {
 	srv      *wiretest.Server
 	offset   atomic.Int64 // the fake clock's lead on real time
-	tokens   [2]string
+	tokens   [2]string    // each principal's current token
 	tokenIDs [2]string
+	minted   []string // every token of this rig, current or not
 	c        *client.Client
 	secrets  client.Redactor
 	trace    strings.Builder
@@ -249,34 +250,52 @@ type slotView struct {
 	deliveredCursorlessly map[string]bool // notification labels
 }
 
+// newToken makes p's current token a fresh one; record describes it.
+func (r *rig) newToken(p lifecycle.Principal) error {
+	var b [32]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return err
+	}
+	token := base64.RawURLEncoding.EncodeToString(b[:])
+	r.mu.Lock()
+	r.minted = append(r.minted, token)
+	r.tokens[p] = token
+	r.tokenIDs[p] = "explore-" + p.String() + "-" + strconv.Itoa(len(r.minted))
+	r.mu.Unlock()
+	r.secrets.AddToken(token)
+	return nil
+}
+
+// record is p's current token's record, under the model's revision for it.
+func (r *rig) record(p lifecycle.Principal, canonical string) policy.TokenRecord {
+	id := lifecycle.Identities[p]
+	return policy.TokenRecord{
+		TokenID: r.tokenIDs[p], Issuer: "https://as.rawmcp.invalid",
+		Audience: canonical, Resource: canonical, AuthorizationResource: canonical, TokenResource: canonical,
+		Subject: id.Subject, Tenant: id.Tenant, Revision: r.model.TokenRevision[p],
+		Scopes: []string{policy.ScopeConnect, policy.ScopeResourcesRead},
+		Active: true, Expiry: time.Now().Add(24 * time.Hour),
+	}
+}
+
 func (r *rig) now() time.Time { return time.Now().Add(time.Duration(r.offset.Load())) }
 
 func newRig() (*rig, error) {
 	r := &rig{model: lifecycle.New(2)}
-	for i := range r.tokens {
-		var b [32]byte
-		if _, err := rand.Read(b[:]); err != nil {
+	for p := range r.tokens {
+		if err := r.newToken(lifecycle.Principal(p)); err != nil {
 			return nil, err
 		}
-		r.tokens[i] = base64.RawURLEncoding.EncodeToString(b[:])
-		r.tokenIDs[i] = "explore-" + lifecycle.Principal(i).String()
-		r.secrets.AddToken(r.tokens[i])
 	}
 	// The never-issued id is a session id too: no answer may echo it.
 	r.secrets.AddSession(neverIssued)
 	srv, err := wiretest.Start("127.0.0.1:0", wiretest.Config{
 		Issuer:  "https://as.rawmcp.invalid",
-		Tenants: []string{lifecycle.Owners[lifecycle.A].Tenant, lifecycle.Owners[lifecycle.B].Tenant},
+		Tenants: []string{lifecycle.Identities[lifecycle.A].Tenant, lifecycle.Identities[lifecycle.B].Tenant},
 		Tokens: func(canonical string) ([]policy.TokenFileEntry, error) {
 			var out []policy.TokenFileEntry
-			for p, o := range lifecycle.Owners {
-				out = append(out, policy.TokenFileEntry{Token: r.tokens[p], Record: policy.TokenRecord{
-					TokenID: r.tokenIDs[p], Issuer: "https://as.rawmcp.invalid",
-					Audience: canonical, Resource: canonical, AuthorizationResource: canonical, TokenResource: canonical,
-					Subject: o.Subject, Tenant: o.Tenant, Revision: o.Revision,
-					Scopes: []string{policy.ScopeConnect, policy.ScopeResourcesRead},
-					Active: true, Expiry: time.Now().Add(24 * time.Hour),
-				}})
+			for p := range r.tokens {
+				out = append(out, policy.TokenFileEntry{Token: r.tokens[p], Record: r.record(lifecycle.Principal(p), canonical)})
 			}
 			return out, nil
 		},
@@ -289,12 +308,12 @@ func newRig() (*rig, error) {
 			// only this client's count: the port may have served another
 			// program's test before, whose clients can still knock.
 			c.OnExchange = func(x wire.Exchange) {
-				if !bytes.Contains(x.Request, []byte(r.tokens[0])) && !bytes.Contains(x.Request, []byte(r.tokens[1])) {
+				r.mu.Lock()
+				defer r.mu.Unlock()
+				if !slices.ContainsFunc(r.minted, func(token string) bool { return bytes.Contains(x.Request, []byte(token)) }) {
 					return
 				}
-				r.mu.Lock()
 				r.exchanges = append(r.exchanges, x)
-				r.mu.Unlock()
 			}
 		},
 	})
@@ -328,13 +347,19 @@ func replay(path pathTo) *failure {
 		}
 	}
 	// Clean up through the front door: a DELETE ends a live session, and
-	// a dead token's DELETE ends its holder's session too.
-	for s := range r.slots {
-		if r.model.Sessions[s].Phase == lifecycle.Initializing || r.model.Sessions[s].Phase == lifecycle.Operating {
-			e := lifecycle.Event{Kind: lifecycle.Delete, Slot: s}
-			if why := r.step(len(path)+1+s, e); why != "" {
-				return fail(fmt.Sprintf("after the path, cleanup %v", e), why)
-			}
+	// a dead token's DELETE ends its holder's session too. A session
+	// orphaned by a revision change (its owner's fresh token is of
+	// another revision) answers nobody and waits for its TTL.
+	cleanup := []lifecycle.Event{{Kind: lifecycle.Delete, Slot: 0}, {Kind: lifecycle.Delete, Slot: 1}, {Kind: lifecycle.Advance}}
+	for i, e := range cleanup {
+		if r.model.Live() == 0 {
+			break
+		}
+		if e.Kind == lifecycle.Delete && !live(r.model.Sessions[e.Slot].Phase) {
+			continue
+		}
+		if why := r.step(len(path)+1+i, e); why != "" {
+			return fail(fmt.Sprintf("after the path, cleanup %v", e), why)
 		}
 	}
 	if n := r.srv.Sessions.Len(r.now()); n != 0 {
@@ -359,7 +384,14 @@ func (r *rig) step(n int, e lifecycle.Event) string {
 	case lifecycle.Revoke:
 		r.srv.Policy.Revoke(r.tokenIDs[e.P])
 	case lifecycle.ChangeRevision:
-		r.srv.Policy.SetRevision(lifecycle.Owners[e.P].Subject, r.model.Revision[e.P])
+		r.srv.Policy.SetRevision(lifecycle.Identities[e.P].Subject, r.model.Revision[e.P])
+	case lifecycle.Mint:
+		if err := r.newToken(e.P); err != nil {
+			return err.Error()
+		}
+		if err := r.srv.Policy.Add(r.tokens[e.P], r.record(e.P, r.srv.URL)); err != nil {
+			return "minting: " + err.Error()
+		}
 	case lifecycle.Advance:
 		r.offset.Add(int64(exploreTTL))
 	case lifecycle.Notify:
@@ -464,6 +496,8 @@ func (r *rig) request(e lifecycle.Event) (raw []byte, method string) {
 	}
 	panic("explore: no request for " + e.String())
 }
+
+func live(p lifecycle.Phase) bool { return p == lifecycle.Initializing || p == lifecycle.Operating }
 
 func orUnknown(id string) string {
 	if id == "" {
@@ -579,7 +613,7 @@ func (r *rig) body(e lifecycle.Event, method string, resp *httpparse.Response, w
 			return fmt.Sprintf("%d events, want one with an id", len(events))
 		}
 		uri := `"kb://tenant/` + want.Tenant + `"`
-		otherURI := `"kb://tenant/` + lifecycle.Owners[r.model.Sessions[e.Slot].Owner.Other()].Tenant + `"`
+		otherURI := `"kb://tenant/` + lifecycle.Identities[r.model.Sessions[e.Slot].Owner.Other()].Tenant + `"`
 		if !strings.Contains(events[0].Data, uri) || strings.Contains(events[0].Data, otherURI) {
 			return fmt.Sprintf("resources/list result %q, want %s only", events[0].Data, uri)
 		}

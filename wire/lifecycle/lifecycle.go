@@ -7,8 +7,9 @@
 //
 // The world is small on purpose: two principals (A and B), two session
 // slots the client holds, a table of Capacity sessions, a clock that moves
-// in whole TTLs. Principals' tokens are issued under revision 1; revoking
-// one or moving its subject's revision kills it for good.
+// in whole TTLs. Each principal holds one token at a time, first issued
+// under revision 1; revoking it or moving its subject's revision kills it,
+// and Mint gives the principal a fresh one under the current revision.
 package lifecycle
 
 import (
@@ -32,21 +33,20 @@ func (p Principal) Other() Principal { return 1 - p }
 
 func (p Principal) String() string { return string("AB"[p]) }
 
-// Owner is what a session is bound to (state.Owner's fields).
-type Owner struct {
-	Subject, Tenant string
-	Revision        uint64
-}
+// Identity is who a principal is; with the revision its token was issued
+// under, it is what a session is bound to (state.Owner's fields).
+type Identity struct{ Subject, Tenant string }
 
-// Owners are the principals' identities: two subjects in two tenants, so a
+// Identities are the principals': two subjects in two tenants, so a
 // crossed answer shows in the resource URI as well as in the status.
-var Owners = [2]Owner{
-	A: {Subject: "alice", Tenant: "acme", Revision: TokenRevision},
-	B: {Subject: "bob", Tenant: "beta", Revision: TokenRevision},
+var Identities = [2]Identity{
+	A: {Subject: "alice", Tenant: "acme"},
+	B: {Subject: "bob", Tenant: "beta"},
 }
 
-// TokenRevision is the revision both tokens are minted under.
-const TokenRevision = 1
+// FirstRevision is the revision the first tokens are issued under, and
+// each subject's revision at the start.
+const FirstRevision = 1
 
 // Phase is a slot's session phase, from the client's side: Never (the
 // slot holds no id the server issued), the two live phases of
@@ -70,9 +70,12 @@ func (p Phase) live() bool { return p == Initializing || p == Operating }
 
 // Session is one slot: the session whose id the client holds there.
 type Session struct {
-	Phase   Phase
-	Owner   Principal // for Never, A: the nominal owner whose token is used
-	Created int       // the clock when initialize created it
+	Phase Phase
+	Owner Principal // for Never, A: the nominal owner whose token is used
+	// OwnerRevision is the revision of the token that created it: a
+	// token of its owner issued under another revision does not own it.
+	OwnerRevision uint64
+	Created       int // the clock when initialize created it
 	// Delivered holds the labels of the notifications the GET stream
 	// delivered, in order; Pending those queued and not yet delivered.
 	Delivered, Pending []string
@@ -89,10 +92,12 @@ type Session struct {
 // Model is the whole world the server's answers depend on.
 type Model struct {
 	Sessions [2]Session
-	// Revoked and Revision are the policy: which principals' tokens are
-	// revoked, and each principal's subject's current revision.
-	Revoked  [2]bool
-	Revision [2]uint64
+	// TokenRevision is the revision each principal's current token was
+	// issued under. Revoked and Revision are the policy: whether that
+	// token is revoked, and each principal's subject's current revision.
+	TokenRevision [2]uint64
+	Revoked       [2]bool
+	Revision      [2]uint64
 	// Clock counts TTLs: Advance moves it by one, so every session
 	// created before is expired.
 	Clock    int
@@ -115,7 +120,8 @@ func New(capacity int) Model {
 	if capacity < 1 || capacity > len(Model{}.Sessions) {
 		panic("lifecycle: capacity must be 1 or 2, the slots the client holds")
 	}
-	return Model{Revision: [2]uint64{TokenRevision, TokenRevision}, Capacity: capacity}
+	first := [2]uint64{FirstRevision, FirstRevision}
+	return Model{TokenRevision: first, Revision: first, Capacity: capacity}
 }
 
 // Kind is an event of the alphabet.
@@ -147,9 +153,11 @@ const (
 	// PingNeverIssued: ping as Principal on a well-formed id never issued.
 	PingNeverIssued
 	// Revoke revokes Principal's token; ChangeRevision moves its
-	// subject's revision one up. Neither is a request.
+	// subject's revision one up; Mint gives it a fresh token under the
+	// current revision, which it uses from then on. None is a request.
 	Revoke
 	ChangeRevision
+	Mint
 	// Advance moves the clock one TTL.
 	Advance
 	// Notify queues a server notification for Slot's session.
@@ -163,7 +171,7 @@ var kindNames = [...]string{
 	PingAsOther: "ping-as-other", GetAsOther: "GET-as-other", DeleteAsOther: "DELETE-as-other",
 	PingNoVersion: "ping-no-version", GetWrongVersion: "GET-wrong-version",
 	ListNoSession: "resources/list-no-session", PingNeverIssued: "ping-never-issued",
-	Revoke: "revoke", ChangeRevision: "change-revision", Advance: "advance-TTL", Notify: "notify",
+	Revoke: "revoke", ChangeRevision: "change-revision", Mint: "mint-token", Advance: "advance-TTL", Notify: "notify",
 }
 
 func (k Kind) String() string { return kindNames[k] }
@@ -178,7 +186,7 @@ type Event struct {
 
 func (e Event) String() string {
 	switch e.Kind {
-	case Initialize, ListNoSession, PingNeverIssued, Revoke, ChangeRevision:
+	case Initialize, ListNoSession, PingNeverIssued, Revoke, ChangeRevision, Mint:
 		return e.Kind.String() + " " + e.P.String()
 	case Advance:
 		return e.Kind.String()
@@ -188,7 +196,7 @@ func (e Event) String() string {
 
 // perPrincipal and perSlot sort the kinds by what they take.
 var (
-	perPrincipal = []Kind{Initialize, ListNoSession, PingNeverIssued, Revoke, ChangeRevision}
+	perPrincipal = []Kind{Initialize, ListNoSession, PingNeverIssued, Revoke, ChangeRevision, Mint}
 	perSlot      = []Kind{Initialized, Ping, List, Get, GetFirst, GetLast, GetPostCursor, GetOtherCursor,
 		GetMalformed, Delete, PingAsOther, GetAsOther, DeleteAsOther, PingNoVersion, GetWrongVersion, Notify}
 )
@@ -239,7 +247,7 @@ const (
 )
 
 // Answer is the model's prediction for one event. Status 0 means the event
-// is no request (Revoke, ChangeRevision, Advance, Notify).
+// is no request (Revoke, ChangeRevision, Mint, Advance, Notify).
 type Answer struct {
 	Status int
 	Rule   rule.ID
@@ -293,7 +301,13 @@ func (m Model) Clone() Model {
 }
 
 // Dead says p's token is refused: revoked, or its subject's revision moved.
-func (m *Model) Dead(p Principal) bool { return m.Revoked[p] || m.Revision[p] != TokenRevision }
+func (m *Model) Dead(p Principal) bool { return m.Revoked[p] || m.Revision[p] != m.TokenRevision[p] }
+
+// owns says p's current token owns s: same subject and tenant, issued
+// under the same revision.
+func (m *Model) owns(p Principal, s *Session) bool {
+	return s.Owner == p && s.OwnerRevision == m.TokenRevision[p]
+}
 
 // Live counts the sessions the server's table holds.
 func (m *Model) Live() int {
@@ -327,6 +341,9 @@ func (m *Model) Step(e Event) Answer {
 	case ChangeRevision:
 		m.Revision[e.P]++
 		return Answer{}
+	case Mint:
+		m.TokenRevision[e.P], m.Revoked[e.P] = m.Revision[e.P], false
+		return Answer{}
 	case Advance:
 		m.Clock++
 		for i := range m.Sessions {
@@ -356,7 +373,7 @@ func (m *Model) initialize(p Principal) Answer {
 	}
 	for i := range m.Sessions {
 		if !m.Sessions[i].Phase.live() {
-			m.Sessions[i] = Session{Phase: Initializing, Owner: p, Created: m.Clock, Pending: []string{ListChanged}}
+			m.Sessions[i] = Session{Phase: Initializing, Owner: p, OwnerRevision: m.TokenRevision[p], Created: m.Clock, Pending: []string{ListChanged}}
 			return Answer{Status: 200, Rule: rule.VersionCounterOffer, Body: ResultJSON, NewSession: true, Slot: i}
 		}
 	}
@@ -382,7 +399,7 @@ func (m *Model) onSession(e Event) Answer {
 	// 9. A dead token is refused, and ends the session it names if that
 	// session is its holder's.
 	if m.Dead(as) {
-		if s.Phase.live() && s.Owner == as {
+		if s.Phase.live() && m.owns(as, s) {
 			m.end(e.Slot)
 		}
 		return unauthorized
@@ -392,7 +409,7 @@ func (m *Model) onSession(e Event) Answer {
 		return versionRequired
 	}
 	// 11. The session: live and the caller's, else one 404 for all.
-	if !s.Phase.live() || s.Owner != as {
+	if !s.Phase.live() || !m.owns(as, s) {
 		return notFound
 	}
 	switch e.Kind {
@@ -409,7 +426,7 @@ func (m *Model) onSession(e Event) Answer {
 			return outOfOrder
 		}
 		s.PostEvents++
-		return Answer{Status: 200, Rule: rule.RequestAnsweredSSE, Body: ResultSSE, Tenant: Owners[as].Tenant}
+		return Answer{Status: 200, Rule: rule.RequestAnsweredSSE, Body: ResultSSE, Tenant: Identities[as].Tenant}
 	case Delete:
 		m.end(e.Slot)
 		return Answer{Status: 204, Rule: rule.DeleteEndsSession, Body: NoBody}
@@ -466,18 +483,29 @@ func (s *Session) poll(point int, resume bool) Answer {
 // Key names m's equivalence class: two models with equal keys answer every
 // event sequence alike (labels aside), so the explorer visits one of them.
 // Positions count notifications; labels and the clock's absolute value do
-// not matter, nor why a token died.
+// not matter, nor revisions beyond whether a token's is current.
 func (m *Model) Key() string {
 	var b strings.Builder
 	for p := A; p <= B; p++ {
-		if m.Dead(p) {
-			b.WriteString(p.String() + "dead ")
+		// Why a token died matters once Mint can replace it: a fresh
+		// token after a revocation owns the old sessions, one after a
+		// revision change does not.
+		if m.Revoked[p] {
+			b.WriteString(p.String() + "revoked ")
+		}
+		if m.Revision[p] != m.TokenRevision[p] {
+			b.WriteString(p.String() + "stale ")
 		}
 	}
 	for i, s := range m.Sessions {
 		fmt.Fprintf(&b, "s%d:%s", i, s.Phase)
 		if s.Phase != Never {
 			b.WriteString("/" + s.Owner.String())
+		}
+		if s.Phase.live() && s.OwnerRevision != m.TokenRevision[s.Owner] {
+			// Its owner's current token is of another revision: nobody
+			// holds a token that owns it.
+			b.WriteString("/orphan")
 		}
 		if s.Phase.live() {
 			fmt.Fprintf(&b, " age%d d%d p%d", m.Clock-s.Created, len(s.Delivered), len(s.Pending))

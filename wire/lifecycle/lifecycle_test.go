@@ -71,6 +71,10 @@ func TestStep(t *testing.T) {
 		{"A-10 a revision change", append(opened, as(ChangeRevision, A), ev(GetWrongVersion, 0)), unauthorized},
 		{"A-10 a dead token is refused before initialize", []Event{as(Revoke, B), as(Initialize, B)}, unauthorized},
 		{"T-43 the dead token ended its session: the new token's owner is gone too", append(opened, as(Initialize, B), as(Revoke, A), ev(Ping, 0), ev(PingAsOther, 0)), notFound},
+		{"T-P10 a token minted after a revision change does not own the older session", append(opened, as(ChangeRevision, A), as(Mint, A), ev(Ping, 0)), notFound},
+		{"T-53 the fresh token works", append(opened, as(ChangeRevision, A), as(Mint, A), as(Initialize, A)), Answer{Status: 200, Rule: rule.VersionCounterOffer, Body: ResultJSON, NewSession: true, Slot: 1}},
+		{"T-P18 the orphaned session holds its slot until its TTL", append(opened, as(Initialize, B), as(ChangeRevision, A), as(Mint, A), ev(Delete, 0), as(Initialize, A)), full},
+		{"T-59 a token minted after a revocation, same revision, owns the session still", append(opened, as(Revoke, A), as(Mint, A), ev(Ping, 0)), Answer{Status: 200, Rule: rule.PingAnswered, Body: ResultJSON}},
 		{"T-P10 a dead token does not end another's session", []Event{as(Initialize, B), as(Revoke, A), ev(PingAsOther, 0), ev(Ping, 0)}, Answer{Status: 200, Rule: rule.PingAnswered, Body: ResultJSON}},
 	}
 	for _, c := range cases {
@@ -98,6 +102,7 @@ func TestStateEffects(t *testing.T) {
 		{"and then it is gone", append(opened, as(Revoke, A), ev(Ping, 0)), 0, [2]Phase{Ended, Never}, false, 0},
 		{"a revision change too", append(opened, as(ChangeRevision, A), ev(DeleteAsOther, 1), ev(Get, 0)), 0, [2]Phase{Ended, Never}, false, 0},
 		{"the TTL ends both", []Event{as(Initialize, A), as(Initialize, B), {Kind: Advance}}, 0, [2]Phase{Ended, Ended}, false, 0},
+		{"an orphaned session is not ended by its owner's fresh token", append(opened, as(ChangeRevision, A), as(Mint, A), ev(Delete, 0)), 1, [2]Phase{Operating, Never}, false, 1},
 		{"notify on a live session queues", append(opened, ev(Notify, 0)), 1, [2]Phase{Operating, Never}, true, 2},
 		{"notify on an ended session is refused", append(opened, ev(Delete, 0), ev(Notify, 0)), 0, [2]Phase{Ended, Never}, false, 0},
 		{"notify on a never-issued slot is refused", []Event{ev(Notify, 1)}, 0, [2]Phase{Never, Never}, false, 0},
@@ -152,6 +157,17 @@ func TestKeyIgnoresLabelsAndClock(t *testing.T) {
 	run(&b, ev(Get, 0))
 	if a.Key() == b.Key() {
 		t.Errorf("keys equal after a GET delivered two notifications: %s", a.Key())
+	}
+}
+
+// TestKeyTellsRevocationFromRevision: both kill the token, but only a
+// revision change orphans the sessions once a fresh token is minted.
+func TestKeyTellsRevocationFromRevision(t *testing.T) {
+	revoked, changed := New(2), New(2)
+	run(&revoked, as(Initialize, A), as(Revoke, A))
+	run(&changed, as(Initialize, A), as(ChangeRevision, A))
+	if revoked.Key() == changed.Key() {
+		t.Errorf("equal keys %q, yet minting tells them apart", revoked.Key())
 	}
 }
 
