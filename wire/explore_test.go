@@ -243,11 +243,15 @@ type rig struct {
 
 // slotView is the client's record of one slot's session, from the answers.
 type slotView struct {
-	id                    string // "" while the slot was never issued one
-	firstGet, lastGet     string // cursors: the stream's first event, its latest answer's last
-	post                  string // the latest POST SSE event id
-	getIDs                map[string]bool
-	deliveredCursorlessly map[string]bool // notification labels
+	id                string            // "" while the slot was never issued one
+	firstGet, lastGet string            // cursors: the stream's first event, its latest answer's last
+	post              string            // the latest POST SSE event id
+	getIDs            map[string]bool   // every id its GET answers carried
+	deliveredAs       map[string]string // notification label → the id it was first delivered under
+}
+
+func newSlotView(id string) slotView {
+	return slotView{id: id, getIDs: map[string]bool{}, deliveredAs: map[string]string{}}
 }
 
 // newToken makes p's current token a fresh one; record describes it.
@@ -323,7 +327,7 @@ func newRig() (*rig, error) {
 	r.srv = srv
 	r.c = client.New(srv.Addr)
 	for i := range r.slots {
-		r.slots[i] = slotView{getIDs: map[string]bool{}, deliveredCursorlessly: map[string]bool{}}
+		r.slots[i] = newSlotView("")
 	}
 	return r, nil
 }
@@ -605,7 +609,7 @@ func (r *rig) body(e lifecycle.Event, method string, resp *httpparse.Response, w
 		if want.NewSession {
 			sid, _ := resp.Get("Mcp-Session-Id")
 			r.secrets.AddSession(sid)
-			r.slots[want.Slot] = slotView{id: sid, getIDs: map[string]bool{}, deliveredCursorlessly: map[string]bool{}}
+			r.slots[want.Slot] = newSlotView(sid)
 		}
 	case lifecycle.ResultSSE:
 		events := client.Events(resp.Body)
@@ -625,8 +629,9 @@ func (r *rig) body(e lifecycle.Event, method string, resp *httpparse.Response, w
 }
 
 // stream checks a GET answer: a priming event with an id and no data, then
-// exactly the predicted notifications, none from another session, none
-// repeated by a cursorless GET, every id of this session's stream.
+// exactly the predicted notifications, none from another session; a
+// cursorless GET repeats none; a cursor GET replays a notification under
+// the id it was first delivered with; nothing new reuses an id.
 func (r *rig) stream(e lifecycle.Event, resp *httpparse.Response, want lifecycle.Answer) string {
 	view := &r.slots[e.Slot]
 	other := &r.slots[1-e.Slot]
@@ -647,16 +652,25 @@ func (r *rig) stream(e lifecycle.Event, resp *httpparse.Response, want lifecycle
 			return "an event id of the other session's stream"
 		}
 		if i == 0 {
+			if view.getIDs[ev.ID] {
+				return "a priming id used before"
+			}
 			continue
 		}
-		if l := labels[i-1]; l != lifecycle.ListChanged && !strings.HasPrefix(l, "s"+strconv.Itoa(e.Slot)+"-") {
+		l := labels[i-1]
+		if l != lifecycle.ListChanged && !strings.HasPrefix(l, "s"+strconv.Itoa(e.Slot)+"-") {
 			return "a notification queued for the other session: " + l
 		}
-		if cursorless && view.deliveredCursorlessly[labels[i-1]] {
-			return "a cursorless GET delivered " + labels[i-1] + " again"
-		}
-		if cursorless {
-			view.deliveredCursorlessly[labels[i-1]] = true
+		first, again := view.deliveredAs[l]
+		switch {
+		case again && cursorless:
+			return "a cursorless GET delivered " + l + " again"
+		case again && ev.ID != first:
+			return "a replay of " + l + " under another id than its first delivery's"
+		case !again && view.getIDs[ev.ID]:
+			return "a new notification under an id used before: " + l
+		case !again:
+			view.deliveredAs[l] = ev.ID
 		}
 	}
 	for _, ev := range events {
