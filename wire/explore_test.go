@@ -173,6 +173,7 @@ func coveredPairs(paths []pathTo) int {
 }
 
 type failure struct {
+	index      int // in the plan: among the shortest, the first is printed
 	path       pathTo
 	reason     string
 	transcript string
@@ -203,6 +204,9 @@ func replayAll(paths []pathTo) ([]failure, []pathTo) {
 					return
 				}
 				f := replay(paths[i])
+				if f != nil {
+					f.index = i
+				}
 				if f == nil {
 					mu.Lock()
 					passed = append(passed, paths[i])
@@ -219,7 +223,10 @@ func replayAll(paths []pathTo) ([]failure, []pathTo) {
 		}()
 	}
 	wg.Wait()
-	sort.SliceStable(failures, func(i, j int) bool { return len(failures[i].path) < len(failures[j].path) })
+	sort.Slice(failures, func(i, j int) bool {
+		a, b := failures[i], failures[j]
+		return len(a.path) < len(b.path) || len(a.path) == len(b.path) && a.index < b.index
+	})
 	return failures, passed
 }
 
