@@ -27,10 +27,18 @@ import (
 	"rawmcp/wire/wiretest"
 )
 
-// exploreDepth is the longest event path the explorer replays. CI's
-// default keeps `go test -race ./wire` reasonable on a loaded 2-core
-// machine; the README gives the depth-6 command and its time.
-var exploreDepth = flag.Int("explore.depth", 4, "longest event path TestExploreLifecycle replays against the server")
+// exploreDepth is the longest event path the explorer replays. The
+// defaults keep `go test ./wire` and CI's `go test -race ./wire` within
+// tens of seconds on a loaded 2-core machine: 4, and 3 under the race
+// detector; depth 6 is a command of its own (README, Testing).
+var exploreDepth = flag.Int("explore.depth", defaultExploreDepth(), "longest event path TestExploreLifecycle replays against the server (default 4, 3 with -race)")
+
+func defaultExploreDepth() int {
+	if raceDetector {
+		return 3
+	}
+	return 4
+}
 
 // exploreTTL is the session lifetime of the explored server; Advance moves
 // the fake clock by exactly this, which expires every session made before
