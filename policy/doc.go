@@ -79,16 +79,20 @@
 // token. Principals carry Correlate(token), the
 // first 8 hex digits of that digest, instead of the token. Errors, Reasons
 // and Details are constants, so nothing this package returns can echo a
-// token (A-33, A-P07).
+// token (A-33, A-P07). The one copy of a token outside the request bytes is
+// a connection's Remembered: the token that connection itself presented
+// last, kept only if the table knows it, compared in constant time, never
+// returned or logged.
 //
 // # Not RFC 9728 conformance
 //
 // The resource identifier is http://127.0.0.1:<port>/mcp, because the
-// server is offline and loopback-only. RFC 9728 §1.2 requires an https
-// identifier, so the PRM here checks the path, the fields and the challenge
-// linkage only; it is not RFC 9728 conformance evidence. The same document
-// is served at the path-suffixed and the root well-known URL, both naming
-// the /mcp resource.
+// server is offline and loopback-only, unless the server is configured
+// with the https URL a TLS-terminating proxy serves it at. RFC 9728 §1.2
+// requires an https identifier, so on loopback the PRM here checks the
+// path, the fields and the challenge linkage only; it is not RFC 9728
+// conformance evidence. The same document is served at the path-suffixed
+// and the root well-known URL, both naming the resource.
 //
 // Not supported:
 //   - a real authorization server: no authorization code, PKCE, client

@@ -110,7 +110,7 @@ func walkRoute(t *testing.T, s *Server, raw string, headers map[string]string) r
 		if len(raw) != headLen+h.bodyLen {
 			t.Fatalf("the case's body is %d bytes, the route asks for %d", len(raw)-headLen, h.bodyLen)
 		}
-		d := s.route.decide(&req, h.next, []byte(raw[headLen:]), routeNow)
+		d := s.route.decide(&req, h.next, []byte(raw[headLen:]), routeNow, &memory{})
 		got.opened = d.opened.id
 		resp = d.answer
 		if d.stream.kind != streamNone {
@@ -221,13 +221,13 @@ func TestRouteReceiveOrder(t *testing.T) {
 			func(string) string { return request("BREW", "/mcp", "") },
 			answerNow, finalAnswer{501, rule.MethodNotServed, closeOnly("Allow", ""), routeError(-32000, "Not Implemented")}},
 		{"H-P12/the metadata document is GET only",
-			func(string) string { return request("POST", pathMetadata, "{}") },
+			func(string) string { return request("POST", "/.well-known/oauth-protected-resource/mcp", "{}") },
 			answerNow, finalAnswer{405, rule.MethodNotServed, closeOnly("Allow", "GET"), routeError(-32000, "Method Not Allowed")}},
 		{"A-P06/the metadata document refuses Authorization",
 			func(string) string { return request("GET", pathMetadataRoot, "", routeAuth) },
 			answerNow, finalAnswer{400, rule.MetadataPublic, closeOnly(), routeError(-32000, "Bad Request")}},
 		{"A-23/the metadata document reads its body, then is served",
-			func(string) string { return request("GET", pathMetadata, "ignored") },
+			func(string) string { return request("GET", "/.well-known/oauth-protected-resource/mcp", "ignored") },
 			readsBody(7, false), finalAnswer{200, rule.MetadataServed, map[string]string{"Content-Type": contentTypeJSON, "Connection": ""},
 				`{"resource":"` + routeCanonical + `","authorization_servers":["https://as.example"],"scopes_supported":["mcp:connect","resources:read"],"bearer_methods_supported":["header"],"resource_name":"rawmcp"}`}},
 		{"T-P02/a POST that does not accept both types is 406",
