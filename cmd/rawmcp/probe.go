@@ -49,6 +49,15 @@ func probeAbout() string {
 		"Output: the table and a summary line on stdout (-json: one JSON document instead);\n" +
 		"-html FILE writes a self-contained page too, -sarif FILE a SARIF 2.1.0 log for code\n" +
 		"scanning; -trace prints every exchange on stderr.\n" +
+		"Explore: -explore N runs N random walks of at most -explore-steps steps instead of\n" +
+		"the checks, over what a client can do (initialize, initialized, ping, a list, GET with\n" +
+		"and without cursors, DELETE, reuse of an ended id, -token2 on the first's session, a bad\n" +
+		"or missing MCP-Protocol-Version), each answer judged by the spec's MUSTs (fail) and\n" +
+		"SHOULDs (warn) alone (rules EX-01 to EX-08). The same -seed draws the same walks. A\n" +
+		"walk holds at most two sessions and deletes them. Each rule broken is shown once, its\n" +
+		"walk shrunk to a shortest one that still breaks it, as a numbered transcript;\n" +
+		"-explore-save FILE keeps those walks, -explore-replay FILE (or the -json output)\n" +
+		"re-runs them. Exit 1 when a MUST rule broke.\n\n" +
 		"Exit status: 0 no MUST check failed; 1 one did (or, with -require-all, a MUST check\n" +
 		"was skipped or could not run); 2 a usage error, a token for cleartext http to a host\n" +
 		"that is not loopback, or no MCP endpoint reached at the URL (PRE-01: a TLS failure,\n" +
