@@ -223,7 +223,7 @@ func Explore(ctx context.Context, target Target, opts Options, x ExploreOptions)
 	if err != nil {
 		return nil, rep, err
 	}
-	e := &explorer{p: p, x: x, cap: x.MaxRequests}
+	e := &explorer{p: p, cap: x.MaxRequests}
 	if e.cap <= 0 {
 		e.cap = 4000
 	}

@@ -21,15 +21,6 @@ type exploreRule struct {
 
 type breach struct{ reason, expected, actual string }
 
-// ExploreRules are the judge's rules, for -list and the README.
-func ExploreRules() []struct{ ID, Level, Source, Line string } {
-	var out []struct{ ID, Level, Source, Line string }
-	for _, r := range exploreRules {
-		out = append(out, struct{ ID, Level, Source, Line string }{r.ID, string(r.Level), r.Source, r.Line})
-	}
-	return out
-}
-
 var exploreRules = []exploreRule{
 	{"EX-01", Must, "MCP Transports §2.5 item 3", "an ended session is never served again: 404", endedStaysEnded},
 	{"EX-02", Must, "MCP Transports §2.7", "an unsupported MCP-Protocol-Version gets 400", unsupportedVersionRefused},

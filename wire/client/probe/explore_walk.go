@@ -12,7 +12,6 @@ import (
 // explorer runs walks for one exploration.
 type explorer struct {
 	p        *prober
-	x        ExploreOptions
 	cap      int // the request cap
 	requests int // requests sent so far, cleanup included
 	window   time.Duration
