@@ -33,7 +33,7 @@ func TestProbeExplore(t *testing.T) {
 		{"-json carries the walks and the findings", []string{"probe", "-url", broken, "-explore", "2", "-seed", "5", "-json"}, exitFail,
 			[]string{`"walks": [`, `"rule": "EX-04"`, `"shrunk": {`, `"op": "initialize"`}, ""},
 		{"its saved walks replayed", []string{"probe", "-url", broken, "-explore-replay", saved}, exitFail,
-			[]string{"EX-04 MUST fail", "replay: rawmcp probe -url " + broken + " -explore-replay " + saved}, ""},
+			[]string{"explore " + broken + ": 3 walks replayed", "EX-04 MUST fail", "replay: rawmcp probe -url " + broken + " -explore-replay " + saved}, ""},
 		{"-explore and -explore-replay", []string{"probe", "-url", broken, "-explore", "3", "-explore-replay", saved}, exitUsage, nil,
 			"rawmcp probe: give -explore N (N > 0) or -explore-replay FILE, not both"},
 		{"a negative -explore", []string{"probe", "-url", broken, "-explore", "-3"}, exitUsage, nil,

@@ -109,6 +109,7 @@ type Exploration struct {
 	Steps    int       `json:"max_steps"`
 	Requests int       `json:"requests"`
 	Capped   int       `json:"walks_not_run,omitempty"` // walks the request cap left out
+	Replayed bool      `json:"replayed,omitempty"`      // the walks came from a file (-explore-replay)
 	Started  time.Time `json:"started"`
 	Duration string    `json:"duration"`
 	// Walks are every walk run, without exchanges; Findings each rule
@@ -230,7 +231,7 @@ func Explore(ctx context.Context, target Target, opts Options, x ExploreOptions)
 	if e.window = x.Window; e.window <= 0 {
 		e.window = 500 * time.Millisecond
 	}
-	out := &Exploration{secrets: p.secrets, Target: target.URL, Seed: x.Seed, Steps: x.steps(), Started: time.Now()}
+	out := &Exploration{secrets: p.secrets, Target: target.URL, Seed: x.Seed, Steps: x.steps(), Started: time.Now(), Replayed: x.Replay != nil}
 	walks := x.Replay
 	if walks == nil {
 		for i := range x.Walks {

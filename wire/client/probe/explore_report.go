@@ -84,7 +84,11 @@ func (e *Exploration) WriteText(w io.Writer, replay string) error {
 	for _, res := range e.Walks {
 		counts[res.Verdict]++
 	}
-	fmt.Fprintf(&b, "explore %s: seed %d, %d walks of at most %d steps, %d requests, %s\n", e.Target, e.Seed, len(e.Walks), e.Steps, e.Requests, e.Duration)
+	if e.Replayed {
+		fmt.Fprintf(&b, "explore %s: %d walks replayed, %d requests, %s\n", e.Target, len(e.Walks), e.Requests, e.Duration)
+	} else {
+		fmt.Fprintf(&b, "explore %s: seed %d, %d walks of at most %d steps, %d requests, %s\n", e.Target, e.Seed, len(e.Walks), e.Steps, e.Requests, e.Duration)
+	}
 	if e.Capped > 0 {
 		fmt.Fprintf(&b, "  %d walks not run: the request cap was reached\n", e.Capped)
 	}
