@@ -9,8 +9,10 @@ import (
 )
 
 // header is one response field. Only appendResponse turns headers into
-// bytes, and it refuses any value with CR, LF or NUL (H-P10), so nothing a
-// handler computes can split a response.
+// bytes, and conn.finish passes every response through guarded first,
+// which replaces one whose values hold CR, LF, NUL or another control byte
+// with the constant 500 (H-P10), so nothing a handler computes can split a
+// response.
 type header struct{ name, value string }
 
 // response is everything needed to write one answer.
