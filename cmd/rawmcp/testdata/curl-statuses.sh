@@ -102,6 +102,8 @@ ex "501: a method nobody defined (H-P12)" \
 	'curl -sS -i -X BREW "$BASE/mcp" -H "Authorization: Bearer $TOKEN"'
 ex "501: Transfer-Encoding: chunked (H-P06)" \
 	'curl -sS -i "$BASE/mcp" -H "Transfer-Encoding: chunked" -H "Authorization: Bearer $TOKEN" -H "Accept: application/json, text/event-stream" -H "Content-Type: application/json" -d "$INIT"'
+ex "400: Transfer-Encoding with Content-Length, the smuggling shape (H-P06)" \
+	'curl -sS -i "$BASE/mcp" -H "Transfer-Encoding: chunked" -H "Content-Length: 5" -H "Authorization: Bearer $TOKEN" -H "Accept: application/json, text/event-stream" -H "Content-Type: application/json" -d "$INIT"'
 ex "505: HTTP/1.0 (H-50: only HTTP/1.1 is spoken)" \
 	'curl -sS -i --http1.0 "$BASE/mcp" -H "Authorization: Bearer $TOKEN"'
 ex "204: DELETE ends the session (T-45)" \
