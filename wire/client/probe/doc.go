@@ -19,9 +19,12 @@
 // Each group file lists its checks (var hoGroup = group{..., []*Check{&ho01,
 // ...}}), and catalogue.go lists the groups; the catalogue is assembled
 // from them in group order, then id order, and nothing else counts the
-// checks. A new check is its var, its run function and its entry in the
-// group's list; a new group is its file and one line in groups. A test
-// finds a Check declared but not listed.
+// checks. A new check is its var, its run function, its entry in the
+// group's list and its flaw: a case in flaws_<group>_test.go that breaks
+// rawmcp (behind a proxy) in the one way the check must notice, so the
+// check is seen to fail, and for that reason alone. A new group is its
+// file and one line in groups. Tests find a Check declared but not
+// listed, and a check without a flaw.
 //
 // A run function writes requests with the raw client alone (checkrun.go:
 // send, sendKeep, feed, readOn, waitClose; rpc.go: initialize, open, ping,

@@ -32,6 +32,8 @@ type flawProxy struct {
 
 	mu      sync.Mutex
 	deleted map[string]bool // sessions a DELETE ended, for serveDeleted
+
+	state sync.Map // what a stateful flaw remembers, under its own key (stateOf)
 }
 
 // flaw is what the proxy breaks.
@@ -46,6 +48,10 @@ type flaw struct {
 	// decoded Content-Length, and keeps the connection after the answer:
 	// a server that processes CL+TE by TE alone and does not close.
 	dechunk bool
+	// raw may take over a connection whose request the proxy would pipe
+	// to the server unparsed (pending is what was read so far): for the
+	// framing flaws. It reports whether it did.
+	raw func(p *flawProxy, nc net.Conn, pending []byte) bool
 }
 
 // proxied is a parsed request.
@@ -145,6 +151,9 @@ func (p *flawProxy) serve(nc net.Conn) {
 		req, rest, plain := p.readRequest(nc, &buf, chunk)
 		if req == nil {
 			if plain || len(buf) == 0 {
+				return
+			}
+			if p.flaw.raw != nil && p.flaw.raw(p, nc, buf) {
 				return
 			}
 			p.pipe(nc, buf)
