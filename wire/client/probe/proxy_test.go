@@ -237,7 +237,7 @@ func (p *flawProxy) parse(nc net.Conn, buf *[]byte, chunk []byte, end int) (*pro
 		return r, append([]byte(nil), body[last+5:]...), true
 	}
 	for len(body) < length {
-		nc.SetReadDeadline(time.Now().Add(2 * time.Second))
+		nc.SetReadDeadline(time.Now().Add(10 * time.Second))
 		n, err := nc.Read(chunk)
 		if err != nil {
 			return nil, nil, false
