@@ -153,3 +153,65 @@ func TestParserCommentsCiteTheAnsweringRule(t *testing.T) {
 		t.Fatalf("checked %d comments: the walk went wrong", checked)
 	}
 }
+
+// TestDecisionCommentsCiteTheirRule: in the server's decision code (this
+// package's route and answers), a comment just above a rule.X that cites
+// rule ids cites X's, so the number a reader sees beside a decision is the
+// one its answer carries.
+func TestDecisionCommentsCiteTheirRule(t *testing.T) {
+	ids := map[string]string{}
+	for name, v := range constValues(t, "rule", "ID") {
+		ids[name] = v
+	}
+	citedID := regexp.MustCompile(`\b[THAS]-P?[0-9]{2,}\b`)
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	fset := token.NewFileSet()
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ends := map[int]*ast.CommentGroup{}
+		for _, cg := range f.Comments {
+			ends[fset.Position(cg.End()).Line] = cg
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			if pkg, ok := sel.X.(*ast.Ident); !ok || pkg.Name != "rule" || ids[sel.Sel.Name] == "" {
+				return true
+			}
+			line := fset.Position(sel.Pos()).Line
+			// The nearest comment ending at most two lines above (one
+			// above an if whose body decides counts).
+			var cg *ast.CommentGroup
+			for l := line; l >= line-2 && cg == nil; l-- {
+				cg = ends[l]
+			}
+			if cg == nil {
+				return true
+			}
+			cited := citedID.FindAllString(cg.Text(), -1)
+			if len(cited) == 0 {
+				return true
+			}
+			checked++
+			if want := ids[sel.Sel.Name]; !slices.Contains(cited, want) {
+				t.Errorf("%s:%d: the comment above rule.%s cites %v, not its %s", path, line, sel.Sel.Name, cited, want)
+			}
+			return true
+		})
+	}
+	if checked < 3 {
+		t.Fatalf("checked %d comments: the walk went wrong", checked)
+	}
+}

@@ -97,8 +97,8 @@ func validHeaderValue(v string) bool {
 	return true
 }
 
-// internalError is written instead of a response whose header values
-// failed the H-P10 guard.
+// internalError, the constant 500 (H-P16), is written instead of a
+// response whose header values failed the H-P10 guard.
 var internalError = response{status: 500, contentType: contentTypeJSON, body: errorBody(500, codeHTTPError), close: true, rule: rule.InternalError}
 
 // guarded returns r, or the constant 500 (which closes the connection) if
