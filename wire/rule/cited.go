@@ -92,12 +92,12 @@ const (
 	ContentTooLarge            ID = "H-36"
 	ConnectionCloseHonoured    ID = "H-37"
 	CloseAfterClose            ID = "H-38"
-	PersistentByDefault        ID = "H-39"
 	CloseOnEveryResponse       ID = "H-40"
 	PipelinedInOrder           ID = "H-41"
 	StatusLineSpace            ID = "H-42"
 	DateOnEveryResponse        ID = "H-43"
 	NotAcceptableLists         ID = "H-46"
+	NoChunkedToHTTP10          ID = "H-48"
 	NoLengthOn204              ID = "H-47"
 	ContentLengthKnown         ID = "H-49"
 	ContinueAtOnce             ID = "H-51"
@@ -199,13 +199,13 @@ var citedTable = []Rule{
 	{ContentTooLarge, MAY, "RFC 9110 §15.5.14", "Content over the limit → 413 (then MAY close); Retry-After SHOULD if temporary"},
 	{ConnectionCloseHonoured, MUST, "RFC 9112 §9.6", "Connection: close in a request → close after that response; no further requests processed"},
 	{CloseAfterClose, MUST, "RFC 9112 §9.6", "After the server sends Connection: close it closes and processes nothing more"},
-	{PersistentByDefault, MUST, "RFC 9112 §9.3", "HTTP/1.1 persistent by default; HTTP/1.0 closes unless keep-alive is honoured"},
 	{CloseOnEveryResponse, MUST, "RFC 9112 §9.3", "A server not keeping connections sends Connection: close on every non-1xx response"},
 	{PipelinedInOrder, MUST, "RFC 9112 §9.3.2", "Pipelined requests answered in order"},
 	{StatusLineSpace, MUST, "RFC 9112 §4", "Status line always has the SP after the status code"},
 	{DateOnEveryResponse, MUST, "RFC 9110 §6.6.1, §5.6.7", "Date (IMF-fixdate) on every 2xx, 3xx, 4xx response"},
 	{NotAcceptableLists, SHOULD, "RFC 9110 §15.5.7", "406 body lists available representations"},
 	{NoLengthOn204, MUST, "RFC 9110 §8.6; RFC 9112 §6.1", "No Content-Length or Transfer-Encoding on 1xx/204"},
+	{NoChunkedToHTTP10, MUST, "RFC 9112 §6.1", "No Transfer-Encoding in a response to an HTTP/1.0 request"},
 	{ContentLengthKnown, SHOULD, "RFC 9110 §8.6", "Content-Length sent when the size is known (Content-Length: 0 on 202)"},
 	{ContinueAtOnce, MUST, "RFC 9110 §10.1.1", "Expect: 100-continue (1.1) → immediate final status or immediate 100, never wait for the body first; ignored on 1.0"},
 	{AcceptQuality, MUST, "RFC 9110 §12.4.2, §12.5.1", "In Accept, q=0 means not acceptable; no Accept means anything acceptable; most specific range wins"},
