@@ -70,8 +70,9 @@ func TestRuleIDsSpelledOnlyInWireRule(t *testing.T) {
 }
 
 // citedID is a rule id where a comment, a test name or a document cites
-// one: a letter of wire/rule's four families, an optional P, two digits.
-var citedID = regexp.MustCompile(`\b[THAS]-P?[0-9]{2,}\b`)
+// one: a letter of wire/rule's four families, an optional P, two digits;
+// or one of the ad-hoc names the code once used instead of an id.
+var citedID = regexp.MustCompile(`\b[THAS]-P?[0-9]{2,}\b|\b(A-tenant|H-gate|H-conns|T-P-capacity)\b`)
 
 // TestCitedRuleIDsExist: every rule id a Go comment, a Go string (test
 // names are named after the rule they check) or a Markdown file of the
@@ -100,7 +101,7 @@ func TestCitedRuleIDsExist(t *testing.T) {
 			return nil
 		}
 		isGo, isMD := strings.HasSuffix(path, ".go"), strings.HasSuffix(path, ".md")
-		if !isGo && !isMD {
+		if !isGo && !isMD || rel == "fuzz/rule_ids_test.go" { // this file spells the shapes it looks for
 			return nil
 		}
 		files++
