@@ -108,7 +108,7 @@ func (r *router) decideHead(req *httpparse.Request) headDecision {
 	p := r.policy
 	// 3. Host is one of ours. First, because DNS rebinding sends a page
 	// of a foreign name to 127.0.0.1 with that name as Host and, on a
-	// same-origin request, no Origin at all: only Host tells it apart.
+	// same-origin GET, no Origin at all: only Host tells it apart.
 	if host, _ := req.Get(httpparse.SingletonHost); !p.HostAllowed(host) {
 		return refused(refuse(403, rule.HostNotOurs))
 	}
