@@ -158,16 +158,14 @@ func legacyHandshake(addr, serverName string, roots *x509.CertPool, timeout time
 // answers are there for the HSTS part.
 var dp03 = Check{ID: "DP-03", Level: Should, Source: "RFC 6797; RFC 9325 §3.2", Rule: rule.NoCleartextTwin,
 	Line:     "The cleartext twin does not serve MCP",
-	Sends:    "POST initialize without a token and GET to http://HOST/PATH (port 80) of an https URL",
+	Sends:    "POST initialize without a token and GET to http://HOST/PATH of an https URL (port 80, dialled as the endpoint is: -resolve HOST:80:ADDR)",
 	Passes:   "each refused, or 301/308 to the same https URL, never an MCP answer; hardening: the run's 2xx answers carry Strict-Transport-Security",
 	Sessions: 1, phase: phaseScan, run: runDP03}
 
-// twinAddr is the address of the cleartext twin of the target dialled
-// at dial: port 80 of the same host, as browsers and clients try it.
-// Tests aim it at their own listener.
-var twinAddr = func(dial string) string {
-	return dial[:strings.LastIndexByte(dial, ':')] + ":80"
-}
+// twinAddr is the address of the target's cleartext twin: port 80 of
+// its host, dialled as the endpoint is (a -resolve entry for port 80,
+// else the name). Tests aim it at their own listener.
+var twinAddr = func(t Target) string { return t.DialAt(80) }
 
 func runDP03(t *checkRun) outcome {
 	target := t.p.target
@@ -182,7 +180,7 @@ func runDP03(t *checkRun) outcome {
 		host = "[" + host + "]"
 	}
 	twin := Target{URL: "http://" + host + target.Path, Scheme: "http", Host: host, Hostname: target.Hostname,
-		Dial: twinAddr(target.Dial), Path: target.Path, Loopback: target.Loopback}
+		Dial: twinAddr(target), Path: target.Path, Loopback: target.Loopback}
 	body, _ := initializeBody(protocolVersion)
 	post := client.Request{Method: "POST", Path: target.Path, Body: body, Header: [][2]string{{"Host", twin.Host},
 		{"Accept", "application/json, text/event-stream"}, {"Content-Type", "application/json"}}}

@@ -8,7 +8,9 @@ func SetIdleHold(d time.Duration) { idleHold = d }
 
 // SetTwinAddr aims DP-03's cleartext twin at a test's listener: addr
 // maps the target's dialled address to the twin's.
-func SetTwinAddr(addr func(dial string) string) { twinAddr = addr }
+func SetTwinAddr(addr func(dial string) string) {
+	twinAddr = func(t Target) string { return addr(t.Dial) }
+}
 
 // SetHeldAfter widens DP-07's bound for a loaded test machine.
 func SetHeldAfter(d time.Duration) { heldAfter = d }
