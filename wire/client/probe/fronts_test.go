@@ -186,14 +186,25 @@ func corsForAnyOrigin(_ *flawProxy, r *proxied) []byte {
 		"\r\nAccess-Control-Expose-Headers: Mcp-Session-Id\r\n\r\n")
 }
 
-// addsAccelBuffering is what rawmcp serve does behind a proxy: every SSE
-// answer says X-Accel-Buffering: no. With extra, the hop adds more.
-func addsAccelBuffering(extra string) func(*flawProxy, *proxied, []byte) []byte {
+// fromCache marks every SSE answer as a cache's: a proxy cache that
+// stores event streams replays an old one.
+func fromCache(_ *flawProxy, _ *proxied, answer []byte) []byte {
+	if !isEventStream(answer) {
+		return answer
+	}
+	return withField(withField(answer, "Age", "30"), "X-Cache", "HIT")
+}
+
+// stripsAccelBuffering drops X-Accel-Buffering from every answer, as
+// nginx does (it reads the field and passes it on to nobody); with
+// server, the hop names itself in Server.
+func stripsAccelBuffering(server string) func(*flawProxy, *proxied, []byte) []byte {
 	return func(_ *flawProxy, _ *proxied, answer []byte) []byte {
-		if !isEventStream(answer) {
-			return answer
+		answer = withoutField(answer, "X-Accel-Buffering")
+		if server != "" {
+			answer = withField(answer, "Server", server)
 		}
-		return withField(answer, "X-Accel-Buffering", "no"+extra)
+		return answer
 	}
 }
 

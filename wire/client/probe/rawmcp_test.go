@@ -102,8 +102,7 @@ func reasons(rep *probe.Report) string {
 // and of the deployment group, the TLS checks skip (an http URL on
 // loopback has no TLS and no cleartext twin), DP-07 skips (rawmcp ends
 // each GET stream at once, so no hop holding streams could be told
-// apart), DP-12 reports no CORS at all, and DP-10 fails: rawmcp's SSE
-// answers lack X-Accel-Buffering: no.
+// apart), and DP-12 reports no CORS at all.
 func rawmcpVerdicts() map[string]probe.Verdict {
 	want := map[string]probe.Verdict{}
 	for _, c := range probe.Catalogue() {
@@ -113,7 +112,6 @@ func rawmcpVerdicts() map[string]probe.Verdict {
 	for _, id := range []string{"DP-02", "DP-03", "DP-07"} {
 		want[id] = probe.Skip
 	}
-	want["DP-10"] = probe.Fail
 	want["DP-12"] = probe.Info
 	return want
 }
