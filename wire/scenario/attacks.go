@@ -146,6 +146,18 @@ var probeTokens = map[string]string{
 	"low_scope":      "no-resources-scope",
 }
 
+// probeSkip leaves out of an attack run the probe's deployment group:
+// it judges a hop in front of the server (TLS, a proxy, a balancer), and
+// the attack bench has none.
+var probeSkip = []string{"DP"}
+
+// ProbeChecks are the probe's checks an attack run includes, PRE-01
+// first: the catalogue without the deployment group.
+func ProbeChecks() []*mcpprobe.Check {
+	checks, _ := mcpprobe.Select(nil, probeSkip)
+	return append([]*mcpprobe.Check{mcpprobe.Catalogue()[0]}, checks...)
+}
+
 // probeChecks runs the probe's catalogue against one fixture server with
 // -strict: alice's token, bob's as the second principal, and the named
 // tokens. A check blocks when it passes (or, PV-04, only reports).
@@ -164,7 +176,7 @@ func (r *run) probeChecks() []AttackResult {
 		return []AttackResult{{Name: "probe catalogue", Problem: err.Error()}}
 	}
 	rep, err := mcpprobe.Run(r.ctx, target, mcpprobe.Options{
-		Token: b.fx.Tokens["alice"], Token2: b.fx.Tokens["bob"], Named: named, Strict: true, Trace: r.traceTo,
+		Token: b.fx.Tokens["alice"], Token2: b.fx.Tokens["bob"], Named: named, Strict: true, Trace: r.traceTo, Skip: probeSkip,
 	})
 	if rep == nil {
 		return []AttackResult{{Name: "probe catalogue", Problem: r.secret.Redact(err.Error())}}

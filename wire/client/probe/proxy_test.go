@@ -56,6 +56,10 @@ type flaw struct {
 	// to the server unparsed (pending is what was read so far): for the
 	// framing flaws. It reports whether it did.
 	raw func(p *flawProxy, nc net.Conn, pending []byte) bool
+	// deliver, if set, writes the answer in its own time (a stream held
+	// open, or held back) instead of at once; it reports whether the
+	// connection may go on.
+	deliver func(p *flawProxy, r *proxied, answer []byte, nc net.Conn) bool
 }
 
 // proxied is a parsed request.
@@ -191,7 +195,12 @@ func (p *flawProxy) serve(nc net.Conn) {
 		}
 		buf = rest
 		answer, keep := p.answer(req)
-		if _, err := nc.Write(answer); err != nil || !keep {
+		if p.flaw.deliver != nil {
+			keep = p.flaw.deliver(p, req, answer, nc) && keep
+		} else if _, err := nc.Write(answer); err != nil {
+			return
+		}
+		if !keep {
 			return
 		}
 	}
