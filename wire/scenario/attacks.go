@@ -130,7 +130,7 @@ func (r *run) attack(a Attack) AttackResult {
 	case res.Decision != a.Rule:
 		res.Problem = "the server named rule " + strconv.Quote(string(res.Decision)) + ", want " + string(a.Rule)
 	case resp.Status >= 400 && !resp.Close:
-		res.Problem = "the refusal leaves the connection open (T-P14)"
+		res.Problem = "the refusal leaves the connection open (" + string(rule.ReceiveOrder) + ")"
 	default:
 		res.Blocked = true
 	}

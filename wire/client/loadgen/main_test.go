@@ -205,7 +205,7 @@ func TestSessionsEnded(t *testing.T) {
 			t.Errorf("%d sessions left, want 0", n)
 		}
 	})
-	t.Run("T-P-capacity/after the server refused the ninth session", func(t *testing.T) {
+	t.Run("T-P18/after the server refused the ninth session", func(t *testing.T) {
 		code, _, _, stderr := runMain(t, "-url", f.URL, "-token", f.Tokens["alice"], "-conns", "9", "-sessions", "9", "-requests", "9")
 		want := "rawmcp bench: " + (&loadgen.StepError{Step: "initialize", Status: 503, Fault: loadgen.FaultStatus}).Error() + "\n"
 		if code != loadgen.ExitUsage || stderr != want {

@@ -276,7 +276,7 @@ func (p *flawProxy) parse(nc net.Conn, buf *[]byte, chunk []byte, end int) (*pro
 		return r, append([]byte(nil), body[last+5:]...), true
 	}
 	for len(body) < length {
-		nc.SetReadDeadline(time.Now().Add(2 * time.Second))
+		nc.SetReadDeadline(time.Now().Add(10 * time.Second))
 		n, err := nc.Read(chunk)
 		if err != nil {
 			return nil, nil, false
@@ -292,6 +292,9 @@ func (p *flawProxy) parse(nc net.Conn, buf *[]byte, chunk []byte, end int) (*pro
 
 // answer forwards r (or lets the flaw answer) and says whether the
 // connection goes on.
+// upstreamWait bounds the proxy's round trip to the server.
+const upstreamWait = 30 * time.Second
+
 func (p *flawProxy) answer(r *proxied) ([]byte, bool) {
 	dechunked := r.get("X-Dechunked") != ""
 	r.drop("X-Dechunked")
@@ -300,12 +303,16 @@ func (p *flawProxy) answer(r *proxied) ([]byte, bool) {
 			return answer, true
 		}
 	}
+	// The proxy waits for the server longer than the probe waits for the
+	// proxy (fullOptions: 20 s), so on a loaded machine a slow answer
+	// reaches the probe as slow, never as a proxy that hung up.
 	c := client.New(p.upstream)
+	c.Timeout = upstreamWait
 	defer c.Close()
 	if err := c.Send(r.bytes()); err != nil {
 		return nil, false
 	}
-	s, err := c.ReadStream(r.method == "HEAD", time.Now().Add(10*time.Second), nil)
+	s, err := c.ReadStream(r.method == "HEAD", time.Now().Add(upstreamWait), nil)
 	if err != nil {
 		return nil, false
 	}
