@@ -40,16 +40,16 @@ func TestWire(t *testing.T) {
 		limit int
 		want  string
 	}{
-		{"A-33/the token and session in the head, by position",
+		{"A-P07/the token and session in the head, by position",
 			"POST /mcp HTTP/1.1\r\nAuthorization: Bearer " + testToken + "\r\nMcp-Session-Id: " + testSession + "\r\n\r\n{}",
 			1000, "POST /mcp HTTP/1.1\r\nAuthorization: Bearer " + tok + "\r\nMcp-Session-Id: " + sess + "\r\n\r\n{}"},
-		{"A-33/an unknown credential is hidden by position too",
+		{"A-P07/an unknown credential is hidden by position too",
 			"GET / HTTP/1.1\r\nauthorization: Basic cHJvYmU6cHJvYmU=\r\n\r\n",
 			1000, "GET / HTTP/1.1\r\nauthorization: Basic " + TokenLabel("cHJvYmU6cHJvYmU=") + "\r\n\r\n"},
-		{"A-33/a known secret echoed in a body",
+		{"A-P07/a known secret echoed in a body",
 			"HTTP/1.1 200 OK\r\nContent-Length: 30\r\n\r\n{\"t\":\"" + testToken + "\"}",
 			1000, "HTTP/1.1 200 OK\r\nContent-Length: 30\r\n\r\n{\"t\":\"" + tok + "\"}"},
-		{"A-33/a short token is hidden in its field, and only there",
+		{"A-P07/a short token is hidden in its field, and only there",
 			"POST /mcp HTTP/1.1\r\nAuthorization: Bearer t\r\n\r\n{\"t\":1}",
 			1000, "POST /mcp HTTP/1.1\r\nAuthorization: Bearer " + TokenLabel("t") + "\r\n\r\n{\"t\":1}"},
 		{"binary bytes are escaped, line ends kept", "a\x00b\xff\r\n", 100, "a\\x00b\\xff\r\n"},
@@ -85,7 +85,7 @@ func TestTracerExchange(t *testing.T) {
 	}
 }
 
-// TestFound (A-33): an echo scan finds a secret of MinSecret bytes or
+// TestFound (A-P07): an echo scan finds a secret of MinSecret bytes or
 // more anywhere, inside a longer token too; a shorter one is never
 // reported, its bytes being everywhere.
 func TestFound(t *testing.T) {
@@ -96,12 +96,12 @@ func TestFound(t *testing.T) {
 		in      string
 		want    []string
 	}{
-		{"A-33/an echo between other bytes", []string{testSession}, "x" + testSession + "y", []string{SessionLabel(testSession)}},
-		{"A-33/a secret of MinSecret bytes inside a longer token", []string{long}, "zz" + long + "zz", []string{SessionLabel(long)}},
-		{"A-33/a secret of MinSecret-1 bytes is not looked for", []string{long[:MinSecret-1]}, long[:MinSecret-1], nil},
-		{"A-33/session id 1 is not found in HTTP/1.1", []string{"1"}, "HTTP/1.1 200 OK\r\n", nil},
-		{"A-33/a secret inside a longer one is found too", []string{long, long + "ij"}, long + "ij", []string{SessionLabel(long + "ij"), SessionLabel(long)}},
-		{"A-33/nothing known, nothing found", nil, testSession, nil},
+		{"A-P07/an echo between other bytes", []string{testSession}, "x" + testSession + "y", []string{SessionLabel(testSession)}},
+		{"A-P07/a secret of MinSecret bytes inside a longer token", []string{long}, "zz" + long + "zz", []string{SessionLabel(long)}},
+		{"A-P07/a secret of MinSecret-1 bytes is not looked for", []string{long[:MinSecret-1]}, long[:MinSecret-1], nil},
+		{"A-P07/session id 1 is not found in HTTP/1.1", []string{"1"}, "HTTP/1.1 200 OK\r\n", nil},
+		{"A-P07/a secret inside a longer one is found too", []string{long, long + "ij"}, long + "ij", []string{SessionLabel(long + "ij"), SessionLabel(long)}},
+		{"A-P07/nothing known, nothing found", nil, testSession, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -116,7 +116,7 @@ func TestFound(t *testing.T) {
 	}
 }
 
-// TestRedact (A-33): outside its header field a known secret is replaced
+// TestRedact (A-P07): outside its header field a known secret is replaced
 // only as a whole token and only from MinSecret bytes on.
 func TestRedact(t *testing.T) {
 	long, longer := "abcdefgh", "abcdefghij"
@@ -127,20 +127,20 @@ func TestRedact(t *testing.T) {
 		in      string
 		want    string
 	}{
-		{"A-33/a secret of MinSecret bytes alone", []string{long}, long, tok},
-		{"A-33/a secret of MinSecret-1 bytes stays", []string{long[:MinSecret-1]}, long[:MinSecret-1], long[:MinSecret-1]},
-		{"A-33/a short secret never touches a status line", []string{"1"}, "HTTP/1.1 200 OK", "HTTP/1.1 200 OK"},
-		{"A-33/in a JSON string", []string{long}, `{"t":"` + long + `"}`, `{"t":"` + tok + `"}`},
-		{"A-33/after a scheme", []string{long}, "Bearer " + long, "Bearer " + tok},
-		{"A-33/after = in a query", []string{long}, "/mcp?session_id=" + long + "&x=1", "/mcp?session_id=" + tok + "&x=1"},
-		{"A-33/every occurrence", []string{long}, long + " " + long, tok + " " + tok},
-		{"A-33/inside a longer token it stays", []string{long}, "x" + long, "x" + long},
-		{"A-33/followed by a token character it stays", []string{long}, long + "x", long + "x"},
-		{"A-33/followed by = it stays: b64token padding", []string{long}, long + "==", long + "=="},
-		{"A-33/a secret that is a prefix of another", []string{long, longer}, longer + " " + long, TokenLabel(longer) + " " + tok},
-		{"A-33/a prefix of an unknown longer token stays", []string{long}, longer, longer},
-		{"A-33/a secret with non-token edges matches beside anything", []string{"{" + long + "}"}, "x{" + long + "}x", "x" + TokenLabel("{"+long+"}") + "x"},
-		{"A-33/a secret ending in = followed by a letter", []string{long + "="}, long + "=x", TokenLabel(long+"=") + "x"},
+		{"A-P07/a secret of MinSecret bytes alone", []string{long}, long, tok},
+		{"A-P07/a secret of MinSecret-1 bytes stays", []string{long[:MinSecret-1]}, long[:MinSecret-1], long[:MinSecret-1]},
+		{"A-P07/a short secret never touches a status line", []string{"1"}, "HTTP/1.1 200 OK", "HTTP/1.1 200 OK"},
+		{"A-P07/in a JSON string", []string{long}, `{"t":"` + long + `"}`, `{"t":"` + tok + `"}`},
+		{"A-P07/after a scheme", []string{long}, "Bearer " + long, "Bearer " + tok},
+		{"A-P07/after = in a query", []string{long}, "/mcp?session_id=" + long + "&x=1", "/mcp?session_id=" + tok + "&x=1"},
+		{"A-P07/every occurrence", []string{long}, long + " " + long, tok + " " + tok},
+		{"A-P07/inside a longer token it stays", []string{long}, "x" + long, "x" + long},
+		{"A-P07/followed by a token character it stays", []string{long}, long + "x", long + "x"},
+		{"A-P07/followed by = it stays: b64token padding", []string{long}, long + "==", long + "=="},
+		{"A-P07/a secret that is a prefix of another", []string{long, longer}, longer + " " + long, TokenLabel(longer) + " " + tok},
+		{"A-P07/a prefix of an unknown longer token stays", []string{long}, longer, longer},
+		{"A-P07/a secret with non-token edges matches beside anything", []string{"{" + long + "}"}, "x{" + long + "}x", "x" + TokenLabel("{"+long+"}") + "x"},
+		{"A-P07/a secret ending in = followed by a letter", []string{long + "="}, long + "=x", TokenLabel(long+"=") + "x"},
 		{"nothing known, nothing changed", nil, long, long},
 	}
 	for _, tt := range tests {
@@ -156,7 +156,7 @@ func TestRedact(t *testing.T) {
 	}
 }
 
-// TestShortSessionID (A-33): against a server whose session id is "1",
+// TestShortSessionID (A-P07): against a server whose session id is "1",
 // the id is hidden in its own header fields, request and response, and
 // nowhere else: the status line stays HTTP/1.1 200 OK.
 func TestShortSessionID(t *testing.T) {
@@ -215,10 +215,10 @@ func TestTracerCutsLongLines(t *testing.T) {
 
 func TestRedactField(t *testing.T) {
 	tests := []struct{ name, field, value, want string }{
-		{"A-33/a bearer token keeps its scheme", "authorization", "Bearer abc", "Bearer " + TokenLabel("abc")},
-		{"A-33/a value without a scheme is one secret", "Authorization", "abc", TokenLabel("abc")},
-		{"A-33/a session id becomes its correlation id", "MCP-SESSION-ID", "xyz", SessionLabel("xyz")},
-		{"A-33/other fields stay as they are", "Last-Event-ID", "g1-2", "g1-2"},
+		{"A-P07/a bearer token keeps its scheme", "authorization", "Bearer abc", "Bearer " + TokenLabel("abc")},
+		{"A-P07/a value without a scheme is one secret", "Authorization", "abc", TokenLabel("abc")},
+		{"A-P07/a session id becomes its correlation id", "MCP-SESSION-ID", "xyz", SessionLabel("xyz")},
+		{"A-P07/other fields stay as they are", "Last-Event-ID", "g1-2", "g1-2"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
