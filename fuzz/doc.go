@@ -4,9 +4,9 @@
 //   - FuzzDifferential: whatever httpparse accepts, net/http.ReadRequest
 //     accepts too, with the same method, target, header values and body
 //     (rawmcp may be stricter, never laxer);
-//   - FuzzServer: the whole server fed raw bytes through an in-memory
-//     connection: no panic, no hang, every response well-formed, nothing
-//     answered after a close;
+//   - FuzzServer: the whole server fed raw bytes through a socket pair,
+//     on the socket code TCP runs: no panic, no hang, every response
+//     well-formed, nothing answered after a close;
 //   - FuzzLastEventID: Last-Event-ID values through the whole server never
 //     replay another session's events and are answered 200 or 400 only;
 //   - TestImportRules: leaves import only the standard library, only wire
@@ -17,10 +17,9 @@
 // The package has no non-test code besides this comment.
 //
 // Not supported:
-//   - real sockets: memConn hands the server its input, so kernel
-//     buffering, resets and timing are out of the fuzzer's reach;
-//   - timeouts: memConn's deadlines are no-ops, since no read or write
-//     ever blocks (the wire tests cover slowloris and read deadlines);
+//   - timeouts: the server's clock stands in the future, so its socket
+//     deadlines never fire (the wire tests cover slowloris and read
+//     deadlines); resets and timing are the kernel's, not the fuzzer's;
 //   - a differential check of the response parser: only requests are
 //     compared with net/http.
 package fuzz

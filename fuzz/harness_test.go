@@ -1,7 +1,10 @@
 package fuzz
 
 import (
+	"errors"
+	"io"
 	"math/rand/v2"
+	"os"
 	"rawmcp/wire/client"
 	"rawmcp/wire/wiretest"
 	"strconv"
@@ -16,7 +19,8 @@ import (
 
 // The fuzz server is assembled by wiretest like every other, without a
 // listener: its canonical URI and Host name a port nothing listens on,
-// because every connection is a memConn handed to ServeConn.
+// because every connection is one end of a socket pair handed to
+// ServeConn.
 const (
 	fuzzHost      = "127.0.0.1:8080"
 	fuzzCanonical = "http://" + fuzzHost + "/mcp"
@@ -31,11 +35,15 @@ const (
 )
 
 // fuzzNow is the server's only clock reading: Date headers, token validity
-// and session lifetimes never depend on when the fuzzer runs.
-var fuzzNow = time.Date(2025, 11, 25, 12, 0, 0, 0, time.UTC)
+// and session lifetimes never depend on when the fuzzer runs. It is also
+// the origin of the socket deadlines, and it lies in the future, so they
+// never fire: the client writes everything at once and half-closes, so
+// no read or write waits on it, and a deadline firing here would only
+// make a loaded machine's answers differ (the wire tests cover timeouts).
+var fuzzNow = time.Date(2099, 11, 25, 12, 0, 0, 0, time.UTC)
 
-// hangTimeout bounds one served input. An in-memory connection never waits
-// for a peer, so anything near it is a hang, not a slow machine.
+// hangTimeout bounds one served input. The client never makes the server
+// wait, so anything near it is a hang, not a slow machine.
 const hangTimeout = 10 * time.Second
 
 // fuzzTokens are the two subjects' records, valid at fuzzNow.
@@ -80,24 +88,50 @@ func newFuzzServer(tb testing.TB) *wire.Server {
 	return s.Server
 }
 
-// serve feeds input to srv on one memConn, chunk bytes per Read, and
-// returns what the server wrote. A connection still open after hangTimeout
-// or a write after close fails the test.
+// serve feeds input to srv on one socket pair, written chunk bytes per
+// write (0: all at once) and then half-closed, so a request cut short
+// costs no read-deadline wait: the server sees the peer close. It returns
+// what the server wrote. A connection still open after hangTimeout or a
+// write after close fails the test.
 func serve(tb testing.TB, srv *wire.Server, input []byte, chunk int) []byte {
 	tb.Helper()
-	c := newMemConn(input, chunk)
+	c, client := socketPair(tb)
+	defer client.Close()
 	srv.ServeConn(c)
+	written := make(chan struct{})
+	go func() {
+		defer close(written)
+		for rest := input; len(rest) > 0; {
+			n := len(rest)
+			if chunk > 0 && n > chunk {
+				n = chunk
+			}
+			if _, err := client.Write(rest[:n]); err != nil {
+				break // the server closed: what it did not read is never parsed
+			}
+			rest = rest[n:]
+		}
+		client.CloseWrite()
+	}()
+	// The answers are read while the input is written, as a client does:
+	// a server blocked on a full socket would otherwise stop reading.
+	client.SetReadDeadline(time.Now().Add(hangTimeout))
+	out, err := io.ReadAll(client)
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		tb.Fatalf("the server kept the connection open %v after the input ended: a hang", hangTimeout)
+	}
+	// Any other error is a reset: the server closed with input unread,
+	// after the client had read everything it wrote.
+	<-written
 	timer := time.NewTimer(hangTimeout)
 	defer timer.Stop()
 	select {
-	case <-c.Done():
+	case <-c.done:
 	case <-timer.C:
-		tb.Fatalf("the server kept the connection open %v after the input ended: a hang", hangTimeout)
+		tb.Fatalf("the server half-closed but kept the connection %v: a hang", hangTimeout)
 	}
-	// The server writes only before it closes, so the output is
-	// complete; the goroutine's last cleanup is shutdown's to wait for.
-	out, late := c.Output()
-	if late > 0 {
+	// The goroutine's last cleanup is shutdown's to wait for.
+	if late := c.late(); late > 0 {
 		tb.Fatalf("%d writes after the server closed the connection", late)
 	}
 	return out

@@ -12,9 +12,9 @@ import (
 	"rawmcp/wire"
 )
 
-// FuzzServer feeds raw bytes to the whole server through one in-memory
-// connection (memConn), read in fuzzer-chosen chunk sizes, and checks what
-// comes back. Invariant:
+// FuzzServer feeds raw bytes to the whole server through one socket pair
+// (sockConn), so the server runs its production socket code, written in
+// fuzzer-chosen chunk sizes, and checks what comes back. Invariant:
 //
 //   - no panic, and the connection is closed within hangTimeout of the
 //     input ending (no hang);

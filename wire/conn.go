@@ -3,58 +3,26 @@ package wire
 import (
 	"bytes"
 	"errors"
-	"io"
 	"net"
 	"rawmcp/wire/rule"
-	"sync/atomic"
-	"syscall"
-	"time"
 
 	"rawmcp/httpparse"
 )
 
-// conn is one client connection. Its loop: wait for the next request's
-// first bytes, holding no request buffer while nothing has come; read and
-// parse the head into a pooled buffer, pass the in-flight gate, answer;
+// conn is one client connection, and this file its loop: await the next
+// request's first bytes (holding no request buffer while nothing has
+// come), read and parse its head into the pooled buffer, pass the
+// in-flight gate, decide (the route, and the body it asks for), answer;
 // keep the connection only after a 2xx (pipelined bytes stay for the next
-// request), and close in stages after any 4xx/5xx.
+// request), and close in stages after any 4xx/5xx. The reads, writes,
+// deadlines and the request's clock are its socket's (socket.go).
 type conn struct {
-	srv *Server
-	nc  net.Conn
-	id  uint64
-	// raw reaches nc's socket: the idle read then takes a buffer only once
-	// bytes are there, and a write the socket takes at once arms no
-	// deadline. It is nil when nc is not a socket (tests serve in-memory
-	// connections), and those do both the plain way.
-	raw syscall.RawConn
-	// rawRead and rawWrite are what raw's Read and Write run, made once:
-	// a closure per call would be an allocation per read and per write.
-	// rawWrite writes rawOut; both leave their count in rawN.
-	rawRead, rawWrite func(fd uintptr) bool
-	rawOut            []byte
-	rawN              int
-	rawErr            error
-	space             *requestSpace
-	// filled is how many bytes of space.buf hold unparsed input.
-	filled int
-	// reqEnd is where the request being answered ends in space.buf, once
+	srv  *Server
+	sock socket
+	id   uint64
+	// reqEnd is where the request being answered ends in the buffer, once
 	// its head is parsed (OnExchange shows those bytes).
 	reqEnd int
-	// start is when the request in progress began, its first byte read:
-	// the origin of its ReadTimeout, and its clock while it has not
-	// waited for the socket (see now).
-	start time.Time
-	// readArmed says the request's read deadline is set. A request that
-	// arrives in the read that brought its first byte needs none, so it
-	// is armed before the request's second read, not at its start.
-	readArmed bool
-	// waited says the request in progress waited for the socket: a
-	// second read, or a write the socket could not take at once.
-	waited bool
-	// readDeadline is the read deadline this connection's goroutine armed
-	// last (armIdle, fill).
-	readDeadline time.Time
-	idle         atomic.Bool
 }
 
 // requestSpace is what a request in progress needs, pooled so that an idle
@@ -67,18 +35,14 @@ type requestSpace struct {
 }
 
 func newConn(s *Server, nc net.Conn) *conn {
-	c := &conn{srv: s, nc: nc, id: s.nextConn.Add(1)}
-	if sc, ok := nc.(syscall.Conn); ok {
-		if raw, err := sc.SyscallConn(); err == nil {
-			c.raw, c.rawRead, c.rawWrite = raw, c.readSocket, c.writeSocket
-		}
-	}
+	c := &conn{srv: s, id: s.nextConn.Add(1)}
+	c.sock.init(nc, &s.cfg, &s.spaces)
 	return c
 }
 
 func (c *conn) serve() {
-	defer c.release()
-	defer c.nc.Close()
+	defer c.sock.release()
+	defer c.sock.nc.Close()
 	for c.awaitRequest() {
 		if !c.serveRequest() {
 			return
@@ -91,123 +55,32 @@ func (c *conn) serve() {
 // keep-alive connection waits at most IdleTimeout, and its timeout closes
 // silently.
 func (c *conn) awaitRequest() bool {
-	s := c.srv
-	if c.filled == 0 {
-		c.idle.Store(true)
-		c.armIdle(c.now())
-		if s.isShuttingDown() {
+	if c.sock.filled == 0 {
+		// Shutdown marks the server shutting down, then wakes every
+		// connection marked idle (socket.wake: a past read deadline). So
+		// the mark and the idle deadline come before the check: if
+		// Shutdown began before the check, the check sees it; if after,
+		// its wake comes after the idle deadline was armed, finds the
+		// mark and cuts the read short. Checked first, a connection could
+		// pass the check, be passed over by Shutdown as not yet idle, and
+		// then sleep in its read for all of IdleTimeout.
+		c.sock.markIdle()
+		if c.srv.isShuttingDown() {
 			return false
 		}
-		c.filled = c.readIdle()
-		c.idle.Store(false)
-		if c.filled == 0 {
+		if !c.sock.readIdle() {
 			return false
 		}
 	}
-	c.start = s.cfg.Now()
-	c.readArmed, c.waited = false, false
+	c.sock.begin()
 	return true
-}
-
-// armIdle arms the idle deadline, IdleTimeout after from: the start of
-// the request just answered, or a fresh reading if it waited. A busy
-// connection would move its timer with every request, so the deadline
-// stays where it is while it would move by less than idleGranularity: an
-// idle connection is closed at most IdleTimeout after its last request
-// began, and at most idleGranularity (plus that request's own time)
-// sooner.
-func (c *conn) armIdle(from time.Time) {
-	deadline := from.Add(c.srv.cfg.IdleTimeout)
-	if moved := deadline.Sub(c.readDeadline); moved >= 0 && moved < idleGranularity {
-		return
-	}
-	c.nc.SetReadDeadline(deadline)
-	c.readDeadline = deadline
-}
-
-// idleGranularity is how far the idle deadline may be early (armIdle):
-// far below IdleTimeout's margin over SSERetry.
-const idleGranularity = 10 * time.Millisecond
-
-// readIdle reads the next request's first bytes into a request buffer and
-// returns how many; a read that brings no byte returns 0, whatever its
-// error, and the connection ends. On a socket the buffer is held only
-// while a read is in progress and goes back to the pool while the socket
-// has nothing, so a waiting connection holds none, and the bytes land
-// where they are parsed: no copy, and no second read for a request that
-// came whole.
-func (c *conn) readIdle() int {
-	if c.raw == nil {
-		c.takeSpace()
-		n, _ := c.nc.Read(c.space.buf)
-		return n
-	}
-	c.rawN = 0
-	c.raw.Read(c.rawRead)
-	return c.rawN
-}
-
-// readSocket is one try of the idle read on the socket: false, and the
-// buffer back in the pool, while the socket has nothing.
-func (c *conn) readSocket(fd uintptr) bool {
-	c.takeSpace()
-	for {
-		n, err := syscall.Read(int(fd), c.space.buf)
-		switch err {
-		case syscall.EINTR:
-			continue
-		case syscall.EAGAIN:
-			c.releaseSpace()
-			return false // wait until the socket is readable
-		}
-		c.rawN = max(n, 0)
-		return true
-	}
-}
-
-// now is the clock of the request in progress: its start while it has not
-// waited for the socket (microseconds ago), else a fresh reading.
-func (c *conn) now() time.Time {
-	if c.waited || c.start.IsZero() {
-		return c.srv.cfg.Now()
-	}
-	return c.start
-}
-
-// wakeIfIdle makes a connection blocked in its idle read return at once
-// (graceful shutdown); a connection inside a request is left to finish.
-func (c *conn) wakeIfIdle() {
-	if c.idle.Load() {
-		c.nc.SetReadDeadline(time.Unix(1, 0))
-	}
-}
-
-func (c *conn) takeSpace() {
-	if c.space == nil {
-		c.space = c.srv.spaces.Get().(*requestSpace)
-	}
-}
-
-// releaseSpace returns the space to the pool once no input is waiting in
-// it. Nothing is cleared: Parse resets the request, finish overwrites out,
-// and neither refers to anything outside the space.
-func (c *conn) releaseSpace() {
-	if c.space != nil && c.filled == 0 {
-		c.srv.spaces.Put(c.space)
-		c.space = nil
-	}
-}
-
-func (c *conn) release() {
-	c.filled = 0
-	c.releaseSpace()
 }
 
 // serveRequest reads, answers and accounts for one request. It reports
 // whether the connection may carry another.
 func (c *conn) serveRequest() bool {
 	s := c.srv
-	req := &c.space.req
+	req := &c.sock.space.req
 	headLen, err := c.readHead(req)
 	if err != nil {
 		return c.answerReadError(err)
@@ -219,8 +92,7 @@ func (c *conn) serveRequest() bool {
 		c.finish(&busy, req)
 		return false
 	}
-	x := exchange{c: c, srv: s, req: req, headLen: headLen, now: c.now()}
-	resp := x.handle()
+	resp := c.decide(req, headLen)
 	s.inFlight.Add(-1)
 	if resp.status == 0 {
 		return false
@@ -234,10 +106,7 @@ func (c *conn) serveRequest() bool {
 	if !keep {
 		return false
 	}
-	// Keep what a pipelining client sent after this request.
-	used := headLen + int(req.ContentLength)
-	copy(c.space.buf, c.space.buf[used:c.filled])
-	c.filled -= used
+	c.sock.consume(headLen + int(req.ContentLength))
 	return true
 }
 
@@ -245,63 +114,78 @@ func (c *conn) serveRequest() bool {
 // deadline passes. The parser is told how far it already scanned, so a
 // head arriving a byte at a time costs linear work.
 func (c *conn) readHead(req *httpparse.Request) (int, error) {
-	buf := c.space.buf
+	buf := c.sock.space.buf
 	scanned := 0
 	for {
-		n, err := httpparse.Parse(buf[:c.filled], scanned, c.srv.cfg.Limits, req)
+		n, err := httpparse.Parse(buf[:c.sock.filled], scanned, c.srv.cfg.Limits, req)
 		if err != httpparse.ErrNeedMore {
 			return n, err
 		}
-		scanned = c.filled
-		if c.filled == len(buf) {
+		scanned = c.sock.filled
+		if c.sock.filled == len(buf) {
 			// Unreachable while the buffer is sized from the limits;
 			// answered, not trusted.
-			return 0, &httpparse.Error{Status: 431, Reason: httpparse.ReasonBufferFull, Offset: c.filled}
+			return 0, &httpparse.Error{Status: 431, Reason: httpparse.ReasonBufferFull, Offset: c.sock.filled}
 		}
-		if err := c.fill(); err != nil {
+		if err := c.sock.fill(); err != nil {
 			return 0, err
 		}
 	}
 }
 
-// fill reads once more into the free part of the buffer. The request's
-// read deadline covers the whole request from its first byte, so a client
-// trickling a byte a second is cut; it is armed here, before the first
-// read that could wait.
-func (c *conn) fill() error {
-	if !c.readArmed {
-		c.readDeadline = c.start.Add(c.srv.cfg.ReadTimeout)
-		c.nc.SetReadDeadline(c.readDeadline)
-		c.readArmed = true
+// decide runs the receive order on req, whose head is headLen bytes: the
+// route's verdict on the head, then the body it asks for, then its verdict
+// with the body, whose SSE stream is framed here. Every read, write and
+// log line is the connection's; the route only decides. A zero status
+// means no answer: the peer cut the body short.
+func (c *conn) decide(req *httpparse.Request, headLen int) response {
+	s := c.srv
+	now := c.sock.now()
+	h := s.route.decideHead(req)
+	if h.answer.status != 0 {
+		return h.answer
 	}
-	c.waited = true
-	n, err := c.nc.Read(c.space.buf[c.filled:])
-	c.filled += n
-	if n > 0 {
-		return nil
+	body, err := c.readBody(headLen, h.bodyLen, h.sendContinue)
+	if err != nil {
+		// Step 7: a body that does not arrive in time is 408; one cut
+		// short by the peer is an incomplete message (H-33) and gets no
+		// answer.
+		if isTimeout(err) {
+			return refuse(408, rule.ReadDeadline)
+		}
+		return response{}
 	}
-	if err == nil {
-		err = io.ErrNoProgress
+	d := s.route.decide(req, h.next, body, now)
+	if d.opened.id != "" {
+		s.sessionOpened(c.id, d.opened.id, d.opened.by)
 	}
-	return err
+	if d.stream.kind != streamNone {
+		framed, err := appendStream(c.sock.space.event[:0], &d.stream)
+		if err != nil {
+			return refuse(500, rule.InternalError)
+		}
+		c.sock.space.event = framed
+		d.answer.body = framed
+	}
+	return d.answer
 }
 
-// readBody brings the whole body of req, whose head is headLen bytes, into
-// the buffer and returns it, first answering Expect: 100-continue with 100
-// when the body is still to come (H-P13).
-func (c *conn) readBody(headLen int, req *httpparse.Request) ([]byte, error) {
-	end := headLen + int(req.ContentLength)
-	if req.ExpectContinue && req.ContentLength > 0 && c.filled < end {
-		if err := c.write(continueResponse); err != nil {
+// readBody brings the body, n bytes after a head of headLen bytes, into
+// the buffer and returns it, first answering 100 Continue if sendContinue
+// and the body is still to come (H-P13).
+func (c *conn) readBody(headLen, n int, sendContinue bool) ([]byte, error) {
+	end := headLen + n
+	if sendContinue && c.sock.filled < end {
+		if err := c.sock.write(continueResponse); err != nil {
 			return nil, err
 		}
 	}
-	for c.filled < end {
-		if err := c.fill(); err != nil {
+	for c.sock.filled < end {
+		if err := c.sock.fill(); err != nil {
 			return nil, err
 		}
 	}
-	return c.space.buf[headLen:end], nil
+	return c.sock.space.buf[headLen:end], nil
 }
 
 // answerReadError turns a failed read or parse into its answer: a parse
@@ -324,43 +208,36 @@ func isTimeout(err error) bool {
 	return errors.As(err, &ne) && ne.Timeout()
 }
 
-// finish writes resp and reports whether the connection stays open. Error
-// answers close the connection (T-P14) and get their constant body here,
-// so no caller can forget either or put request bytes into one.
+// finish writes resp, sealed, and reports whether the connection stays
+// open.
 func (c *conn) finish(resp *response, req *httpparse.Request) bool {
 	s := c.srv
-	if resp.status >= 400 {
-		resp.close = true
-		if resp.body == nil {
-			resp.contentType = contentTypeJSON
-			resp.body = errorBody(resp.status, resp.code())
-		}
-	}
-	c.takeSpace() // a connection refused over MaxConns has none yet
+	seal(resp)
+	c.sock.takeSpace() // a connection refused over MaxConns has none yet
 	// The HEAD flag is set after the H-P10 guard, so a 500 that replaces
 	// an answer to HEAD carries no body either.
 	resp = guarded(resp)
 	resp.headRequest = req != nil && req.Method == httpparse.MethodHEAD
-	date := s.dates.get(c.now())
-	out := appendResponse(c.space.out[:0], resp, date)
+	date := s.dates.get(c.sock.now())
+	out := appendResponse(c.sock.space.out[:0], resp, date)
 	if len(out) > s.cfg.MaxResponse {
 		internal := internalError
 		internal.headRequest = resp.headRequest
 		resp = &internal
 		out = appendResponse(out[:0], resp, date)
 	}
-	c.space.out = out
+	c.sock.space.out = out
 	// Report before writing, so a client that has read the answer can
 	// rely on the decision being recorded (traces pair them in order).
 	s.report(c.id, resp, req)
 	if s.cfg.OnExchange != nil {
 		s.cfg.OnExchange(Exchange{Conn: c.id, Request: c.answeredBytes(req), Response: bytes.Clone(out), Decision: Decision{Status: resp.status, Rule: resp.rule}})
 	}
-	if c.write(out) != nil {
+	if c.sock.write(out) != nil {
 		return false
 	}
 	if resp.close {
-		c.closeGracefully()
+		c.sock.closeGracefully()
 		return false
 	}
 	return true
@@ -370,96 +247,20 @@ func (c *conn) finish(resp *response, req *httpparse.Request) bool {
 // request's head and what arrived of its body, or everything read when it
 // never parsed.
 func (c *conn) answeredBytes(req *httpparse.Request) []byte {
-	if c.space == nil {
+	if c.sock.space == nil {
 		return nil
 	}
-	n := c.filled
+	n := c.sock.filled
 	if req != nil {
 		n = min(n, c.reqEnd)
 	}
-	return bytes.Clone(c.space.buf[:n])
+	return bytes.Clone(c.sock.space.buf[:n])
 }
-
-// write writes out whole; WriteTimeout bounds the time the socket keeps it
-// waiting. On a socket the first attempt is one non-blocking write with no
-// deadline: an answer to a client that reads fits the send buffer, and
-// arming a deadline for every answer costs a timer update each. Only when
-// the socket cannot take everything at once is the deadline armed, for
-// the rest, and cleared after, so that the next answer does not meet an
-// expired one.
-func (c *conn) write(out []byte) error {
-	s := c.srv
-	if c.raw == nil {
-		c.waited = true // an in-memory write waits for its reader
-		c.nc.SetWriteDeadline(s.cfg.Now().Add(s.cfg.WriteTimeout))
-		_, err := c.nc.Write(out)
-		return err
-	}
-	n, err := c.writeNow(out)
-	if err != nil || n == len(out) {
-		return err
-	}
-	c.waited = true
-	c.nc.SetWriteDeadline(s.cfg.Now().Add(s.cfg.WriteTimeout))
-	_, err = c.nc.Write(out[n:])
-	c.nc.SetWriteDeadline(time.Time{})
-	return err
-}
-
-// writeNow writes what the socket takes of out without waiting.
-func (c *conn) writeNow(out []byte) (int, error) {
-	c.rawOut, c.rawN, c.rawErr = out, 0, nil
-	err := c.raw.Write(c.rawWrite)
-	c.rawOut = nil
-	if err == nil {
-		err = c.rawErr
-	}
-	return c.rawN, err
-}
-
-// writeSocket is writeNow's one write; a full socket is no error, the
-// caller waits for it.
-func (c *conn) writeSocket(fd uintptr) bool {
-	for {
-		n, err := syscall.Write(int(fd), c.rawOut)
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != syscall.EAGAIN {
-			c.rawErr = err
-		}
-		c.rawN = max(n, 0)
-		return true
-	}
-}
-
-// closeGracefully half-closes and drains a bounded amount, so the client
-// reads the answer instead of a reset caused by unread bytes (RFC 9112
-// §9.6), and nothing it sent after is ever parsed as a request.
-func (c *conn) closeGracefully() {
-	// Nothing read from here on is parsed, so the buffer goes back first: a
-	// draining connection, even one refused over MaxConns, costs no more
-	// than an idle one.
-	c.release()
-	type closeWriter interface{ CloseWrite() error }
-	if cw, ok := c.nc.(closeWriter); ok {
-		cw.CloseWrite()
-		c.nc.SetReadDeadline(c.srv.cfg.Now().Add(drainTimeout))
-		io.CopyN(io.Discard, c.nc, drainLimit)
-	}
-}
-
-// The drain after an error is bounded in bytes and time, so a client
-// cannot keep the connection by streaming garbage.
-const (
-	drainLimit   = 64 << 10
-	drainTimeout = 500 * time.Millisecond
-)
 
 // refuseOverCapacity answers a connection over MaxConns with 503 and closes.
 func (c *conn) refuseOverCapacity() {
-	defer c.release()
-	defer c.nc.Close()
+	defer c.sock.release()
+	defer c.sock.nc.Close()
 	full := unavailable(rule.ConnectionCap)
 	c.finish(&full, nil)
 }

@@ -78,9 +78,9 @@ func TestDrainHoldsNoRequestBuffer(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			nc := &scriptedConn{input: []byte("GET /mcp HTTP/1.1\nHost: 127.0.0.1:8080\n\n")}
-			c := &conn{srv: newTestServer(t), nc: nc, id: 1}
+			c := newConn(newTestServer(t), nc)
 			held := false
-			nc.onDrain = func() { held = c.space != nil }
+			nc.onDrain = func() { held = c.sock.space != nil }
 			tc.run(c)
 			if !nc.halfClosed || nc.onDrain != nil {
 				t.Fatalf("half-closed %v, drained %v: the answer was not followed by a drain", nc.halfClosed, nc.onDrain == nil)

@@ -14,8 +14,8 @@ import (
 // and the rule that names it: a parser refusal, a JSON-RPC decode error, a
 // policy denial, an MCP outcome. No other package chooses a status.
 
-// refuse builds an error answer; conn.finish fills in its constant body
-// from the status and code alone.
+// refuse builds an error answer; seal fills in its constant body from the
+// status and code alone.
 func refuse(status int, id rule.ID, headers ...header) response {
 	return response{status: status, rule: id, headers: headers}
 }
@@ -85,28 +85,26 @@ var outcomeAnswers = [...]response{
 	mcp.Failed:              {status: 500, rule: rule.InternalError},
 }
 
-// replyResponse writes what wire/mcp decided as HTTP.
-func (x *exchange) replyResponse(r mcp.Reply) response {
+// replyResponse writes what wire/mcp decided as HTTP: the answer, and for
+// an SSE answer the event conn frames into its body.
+func replyResponse(r mcp.Reply) (response, stream) {
 	if r.Outcome != mcp.Answered {
-		return outcomeAnswers[r.Outcome]
+		return outcomeAnswers[r.Outcome], stream{}
 	}
 	resp := response{status: 200, rule: r.Rule}
+	var events stream
 	switch r.Body {
 	case mcp.BodyJSON:
 		resp.contentType = contentTypeJSON
 		resp.body = r.Message
 	case mcp.BodyEvent:
-		body, err := x.c.frameEvent(r.EventID, r.Message)
-		if err != nil {
-			return refuse(500, rule.InternalError)
-		}
 		resp.contentType = contentTypeSSE
-		resp.body = body
+		events = stream{kind: streamEvent, eventID: r.EventID, message: r.Message}
 	}
 	if r.SessionID != "" {
 		resp.headers = append(resp.headers, header{sessionIDHeader, r.SessionID})
 	}
-	return resp
+	return resp, events
 }
 
 // parseRules names the rule behind each refusal of the request parser;

@@ -33,6 +33,19 @@ func (r *response) code() int {
 	return r.rpcCode
 }
 
+// seal makes resp what goes out: an error answer closes the connection
+// (T-P14) and gets its constant body here, the one place every answer
+// passes, so no caller can forget either or put request bytes into one.
+func seal(resp *response) {
+	if resp.status >= 400 {
+		resp.close = true
+		if resp.body == nil {
+			resp.contentType = contentTypeJSON
+			resp.body = errorBody(resp.status, resp.code())
+		}
+	}
+}
+
 // statusText holds the reason phrases rawmcp emits.
 var statusText = map[int]string{
 	100: "Continue", 200: "OK", 202: "Accepted", 204: "No Content",

@@ -28,103 +28,186 @@ const (
 	contentTypeSSE        = "text/event-stream"
 )
 
+// router is what the receive order decides with: the policy, the session
+// table, the MCP handler and the retry a GET stream announces. It does no
+// I/O (h11's lesson, as httpparse does for the bytes): conn hands it a
+// parsed head, reads the body it asks for, hands it that, and writes,
+// frames and logs what it answers.
+type router struct {
+	policy   *policy.Policy
+	sessions *state.Table
+	mcp      mcp.Handler
+	sseRetry time.Duration
+}
+
+// target is where a head that passed every step needing no body goes.
+type target uint8
+
+const (
+	targetPOST target = iota + 1
+	targetGET
+	targetDELETE
+	targetMetadata
+)
+
+// headDecision is the receive order's verdict on a head alone: an answer
+// now (answer.status != 0), or "read a body of bodyLen bytes, answering
+// 100 Continue first if sendContinue and some of it has yet to come, and
+// decide again" (router.decide with next).
+type headDecision struct {
+	answer       response
+	next         target
+	bodyLen      int
+	sendContinue bool
+}
+
+// decision is the verdict on a whole request: answer, whose body conn
+// frames from stream when stream.kind is not streamNone, and the session
+// the request opened (opened.id != "") for conn to log with its
+// connection number.
+type decision struct {
+	answer response
+	stream stream
+	opened openedSession
+}
+
+// openedSession is a session a request opened and who opened it.
+type openedSession struct {
+	id string
+	by policy.Principal
+}
+
 // exchange is one request on its way through the receive order.
 type exchange struct {
-	c       *conn
-	srv     *Server
-	req     *httpparse.Request
-	headLen int
-	now     time.Time
+	r   *router
+	req *httpparse.Request
+	now time.Time
 }
 
-// handle walks the receive order of T-P14, numbered as in the README's
-// table. Step 1 (framing and size) is the parser's and step 2 (the
-// in-flight gate) the connection's; both ran before handle. The first
-// failing step answers; nothing later runs.
-func (x *exchange) handle() response {
-	p := x.srv.cfg.Policy
+// decideHead walks the receive order of T-P14, numbered as in the README's
+// table, as far as a head alone decides: steps 3 to 7 up to the body. Step
+// 1 (framing and size) is the parser's and step 2 (the in-flight gate)
+// the connection's; both ran before. The first failing step answers;
+// nothing later runs.
+func (r *router) decideHead(req *httpparse.Request) headDecision {
+	refused := func(resp response) headDecision { return headDecision{answer: resp} }
+	p := r.policy
 	// 3. Host is one of ours (DNS rebinding).
-	if host, _ := x.req.Get(httpparse.SingletonHost); !p.HostAllowed(host) {
-		return refuse(403, rule.HostNotOurs)
+	if host, _ := req.Get(httpparse.SingletonHost); !p.HostAllowed(host) {
+		return refused(refuse(403, rule.HostNotOurs))
 	}
 	// 4. Origin, if present, exactly on the allowlist.
-	if origin, ok := x.req.Get(httpparse.SingletonOrigin); ok && !p.OriginAllowed(origin) {
-		return refuse(403, rule.OriginNotAllowed)
+	if origin, ok := req.Get(httpparse.SingletonOrigin); ok && !p.OriginAllowed(origin) {
+		return refused(refuse(403, rule.OriginNotAllowed))
 	}
 	// 5. Path, then method.
-	switch string(x.req.Path) {
+	var next target
+	switch string(req.Path) {
 	case pathMCP:
-		switch x.req.Method {
+		switch req.Method {
 		case httpparse.MethodPOST:
-			return x.post()
+			next = targetPOST
 		case httpparse.MethodGET:
-			return x.get()
+			next = targetGET
 		case httpparse.MethodDELETE:
-			return x.delete()
+			next = targetDELETE
+		default:
+			return refused(methodRefusal(req.Method, "GET, POST, DELETE"))
 		}
-		return methodRefusal(x.req.Method, "GET, POST, DELETE")
 	case pathMetadata, pathMetadataRoot:
-		return x.metadata()
+		// 5a. GET only, no Authorization (A-22, A-23, A-P06).
+		if req.Method != httpparse.MethodGET {
+			return refused(methodRefusal(req.Method, "GET"))
+		}
+		if _, ok := req.Get(httpparse.SingletonAuthorization); ok {
+			return refused(refuse(400, rule.MetadataPublic))
+		}
+		next = targetMetadata
+	default:
+		return refused(refuse(404, rule.ExactRouting))
 	}
-	return refuse(404, rule.ExactRouting)
+	switch next {
+	case targetPOST:
+		// 6. Accept, then Content-Type.
+		if !req.Accepts(contentTypeJSON) || !req.Accepts(contentTypeSSE) {
+			return refused(refuse(406, rule.AcceptBothTypes))
+		}
+		if ct, ok := req.Get(httpparse.SingletonContentType); !ok || !httpparse.ContentTypeIs(ct, contentTypeJSON) {
+			return refused(refuse(415, rule.ContentTypeJSON, header{"Accept", contentTypeJSON}))
+		}
+		// 7. Content-Length present, then the body.
+		if _, ok := req.Get(httpparse.SingletonContentLength); !ok {
+			return refused(refuse(411, rule.LengthRequired))
+		}
+	case targetGET:
+		// 6. Accept.
+		if !req.Accepts(contentTypeSSE) {
+			return refused(refuse(406, rule.AcceptBothTypes))
+		}
+	}
+	// 7. The body: every method reads it, so the connection stays in step.
+	// Every check that needs no body has run by now, which is why
+	// Expect: 100-continue is answered here (H-P13).
+	return headDecision{next: next, bodyLen: int(req.ContentLength), sendContinue: req.ExpectContinue && req.ContentLength > 0}
 }
 
-// post runs steps 6 to 13 for a POSTed JSON-RPC message.
-func (x *exchange) post() response {
-	// 6. Accept, then Content-Type.
-	if !x.req.Accepts(contentTypeJSON) || !x.req.Accepts(contentTypeSSE) {
-		return refuse(406, rule.AcceptBothTypes)
+// decide walks the rest of the receive order for a head that decideHead
+// sent to next, with its whole body.
+func (r *router) decide(req *httpparse.Request, next target, body []byte, now time.Time) decision {
+	x := exchange{r: r, req: req, now: now}
+	switch next {
+	case targetPOST:
+		return x.post(body)
+	case targetGET:
+		return x.get()
+	case targetDELETE:
+		return decision{answer: x.delete()}
 	}
-	if ct, ok := x.req.Get(httpparse.SingletonContentType); !ok || !httpparse.ContentTypeIs(ct, contentTypeJSON) {
-		return refuse(415, rule.ContentTypeJSON, header{"Accept", contentTypeJSON})
-	}
-	// 7. Content-Length present, then the body.
-	if _, ok := x.req.Get(httpparse.SingletonContentLength); !ok {
-		return refuse(411, rule.LengthRequired)
-	}
-	body, r, ok := x.body()
-	if !ok {
-		return r
-	}
+	// The Protected Resource Metadata document, at both well-known paths
+	// (A-22, A-23); its body was read and is ignored.
+	return decision{answer: response{status: 200, contentType: contentTypeJSON, body: r.policy.Metadata(), rule: rule.MetadataServed}}
+}
+
+// post runs steps 8 to 13 for a POSTed JSON-RPC message.
+func (x *exchange) post(body []byte) decision {
+	refused := func(resp response) decision { return decision{answer: resp} }
 	// 8. Strict JSON, then one JSON-RPC message.
 	msg, err := jsonrpc.Decode(body)
 	if err != nil {
-		return decodeRefusal(err)
+		return refused(decodeRefusal(err))
 	}
 	// 9. Bearer token.
 	principal, d := x.authenticate(msg.Method)
 	if d != nil {
-		return denialResponse(d)
+		return refused(denialResponse(d))
 	}
 	// 10. MCP-Protocol-Version.
 	sessionID, hasSession := x.req.Get(httpparse.SingletonSessionID)
 	if id := x.postVersionRefusal(msg, hasSession); id != "" {
-		return refuse(400, id)
+		return refused(refuse(400, id))
 	}
 	// 11. The session, then the lifecycle (asked here, applied at dispatch).
 	owner := ownerOf(principal)
 	switch {
 	case opensSession(msg) && hasSession:
-		return lifecycleRefusal
+		return refused(lifecycleRefusal)
 	case needsSession(msg, hasSession):
 		phase, r, ok := x.checkSession(sessionID, hasSession, owner)
 		if !ok {
-			return r
+			return refused(r)
 		}
 		if in, ruled := mcp.InputFor(msg); ruled && state.Allows(phase, in) != nil {
-			return lifecycleRefusal
+			return refused(lifecycleRefusal)
 		}
 	}
 	// 12. Tenant, then scope.
-	if d := x.srv.cfg.Policy.Authorize(principal, msg.Method); d != nil {
-		return denialResponse(d)
+	if d := x.r.policy.Authorize(principal, msg.Method); d != nil {
+		return refused(denialResponse(d))
 	}
 	// 13. Dispatch.
-	reply := x.srv.mcp.Post(mcp.Call{Msg: msg, SessionID: string(sessionID), Owner: owner, Now: x.now})
-	if reply.SessionID != "" {
-		x.srv.sessionOpened(x.c.id, reply.SessionID, principal)
-	}
-	return x.replyResponse(reply)
+	reply := x.r.mcp.Post(mcp.Call{Msg: msg, SessionID: string(sessionID), Owner: owner, Now: x.now})
+	answer, events := replyResponse(reply)
+	return decision{answer: answer, stream: events, opened: openedSession{id: reply.SessionID, by: principal}}
 }
 
 // opensSession is initialize: the one request that must come without a
@@ -171,15 +254,11 @@ func (x *exchange) postVersionRefusal(msg jsonrpc.Message, hasSession bool) rule
 	return ""
 }
 
-// sessionRequest runs steps 7 and 9 to 12 for GET and DELETE, which carry
-// no message: the body (drained, whatever it holds), the bearer token,
-// the protocol version (required: there is always a session), the
-// session, then tenant and scope.
+// sessionRequest runs steps 9 to 12 for GET and DELETE, which carry no
+// message (their body was read and is ignored): the bearer token, the
+// protocol version (required: there is always a session), the session,
+// then tenant and scope.
 func (x *exchange) sessionRequest(op string) (id string, owner state.Owner, r response, ok bool) {
-	// 7. The body, read so the connection stays in step.
-	if _, r, ok := x.body(); !ok {
-		return "", owner, r, false
-	}
 	// 9. Bearer token.
 	principal, d := x.authenticate(op)
 	if d != nil {
@@ -196,46 +275,42 @@ func (x *exchange) sessionRequest(op string) (id string, owner state.Owner, r re
 		return "", owner, r, false
 	}
 	// 12. Tenant, then scope.
-	if d := x.srv.cfg.Policy.Authorize(principal, op); d != nil {
+	if d := x.r.policy.Authorize(principal, op); d != nil {
 		return "", owner, denialResponse(d), false
 	}
 	return string(sid), owner, response{}, true
 }
 
-// get runs step 6 (Accept), the shared steps, the Last-Event-ID checks and
-// then answers the session's notification stream at once: a priming event
-// (fresh id, empty data, retry) and the queued notifications, then the
-// stream ends (T-P12). Framed by Content-Length: the whole set is written
-// at once (S-P04).
-func (x *exchange) get() response {
-	// 6. Accept.
-	if !x.req.Accepts(contentTypeSSE) {
-		return refuse(406, rule.AcceptBothTypes)
-	}
+// get runs the shared steps, the Last-Event-ID checks and then answers the
+// session's notification stream at once: a priming event (fresh id, empty
+// data, retry) and the queued notifications, then the stream ends
+// (T-P12). Framed by Content-Length: the whole set is written at once
+// (S-P04).
+func (x *exchange) get() decision {
+	refused := func(resp response) decision { return decision{answer: resp} }
 	id, owner, r, ok := x.sessionRequest("GET")
 	if !ok {
-		return r
+		return refused(r)
 	}
 	// 12a. Last-Event-ID: well formed, then one this stream delivered.
 	cursor, hasCursor := x.req.Get(httpparse.SingletonLastEventID)
 	if hasCursor && !sseframe.ValidID(cursor) {
-		return refuse(400, rule.EventIDSyntax)
+		return refused(refuse(400, rule.EventIDSyntax))
 	}
-	batch, err := x.srv.cfg.Sessions.Poll(id, owner, string(cursor), x.now)
+	batch, err := x.r.sessions.Poll(id, owner, string(cursor), x.now)
 	switch {
 	case errors.Is(err, state.ErrCursor):
-		return refuse(400, rule.CursorUnknown)
+		return refused(refuse(400, rule.CursorUnknown))
 	case errors.Is(err, state.ErrNotFound):
-		return sessionNotFound
+		return refused(sessionNotFound)
 	case err != nil:
-		return refuse(500, rule.InternalError)
+		return refused(refuse(500, rule.InternalError))
 	}
 	// 13. Dispatch.
-	body, err := x.c.frameStream(batch, x.srv.cfg.SSERetry)
-	if err != nil {
-		return refuse(500, rule.InternalError)
+	return decision{
+		answer: response{status: 200, contentType: contentTypeSSE, rule: rule.GetStream},
+		stream: stream{kind: streamBatch, batch: batch, retry: x.r.sseRetry},
 	}
-	return response{status: 200, contentType: contentTypeSSE, body: body, rule: rule.GetStream}
 }
 
 // delete runs the shared steps, then ends the session: 204, and every
@@ -246,42 +321,10 @@ func (x *exchange) delete() response {
 		return r
 	}
 	// 13. Dispatch.
-	if _, err := x.srv.cfg.Sessions.Step(id, owner, state.InputDelete, x.now); err != nil {
+	if _, err := x.r.sessions.Step(id, owner, state.InputDelete, x.now); err != nil {
 		return sessionNotFound
 	}
 	return response{status: 204, rule: rule.DeleteEndsSession}
-}
-
-// metadata serves the Protected Resource Metadata document at both
-// well-known paths (A-22, A-23, A-P06), step 5a: GET only, no
-// Authorization, and the body read (and ignored) so the connection stays
-// in step.
-func (x *exchange) metadata() response {
-	if x.req.Method != httpparse.MethodGET {
-		return methodRefusal(x.req.Method, "GET")
-	}
-	if _, ok := x.req.Get(httpparse.SingletonAuthorization); ok {
-		return refuse(400, rule.MetadataPublic)
-	}
-	if _, r, ok := x.body(); !ok {
-		return r
-	}
-	return response{status: 200, contentType: contentTypeJSON, body: x.srv.cfg.Policy.Metadata(), rule: rule.MetadataServed}
-}
-
-// body reads the request's whole body (step 7). Every check that needs no
-// body has run by now, which is why Expect: 100-continue is answered here
-// (H-P13). A body that does not arrive in time is 408; one cut short by
-// the peer is an incomplete message (H-33) and gets no answer.
-func (x *exchange) body() ([]byte, response, bool) {
-	body, err := x.c.readBody(x.headLen, x.req)
-	switch {
-	case err == nil:
-		return body, response{}, true
-	case isTimeout(err):
-		return nil, refuse(408, rule.ReadDeadline), false
-	}
-	return nil, response{}, false
 }
 
 // checkSession applies T-42 (missing → 400), T-P09 (malformed → 400) and
@@ -293,7 +336,7 @@ func (x *exchange) checkSession(id []byte, present bool, owner state.Owner) (sta
 	if !state.ValidSessionID(id) {
 		return state.PhaseClosed, refuse(400, rule.SessionIDSyntax), false
 	}
-	phase, err := x.srv.cfg.Sessions.Check(string(id), owner, x.now)
+	phase, err := x.r.sessions.Check(string(id), owner, x.now)
 	if err != nil {
 		return state.PhaseClosed, sessionNotFound, false
 	}
@@ -306,14 +349,14 @@ func (x *exchange) checkSession(id []byte, present bool, owner state.Owner) (sta
 // closed now instead of living out its TTL.
 func (x *exchange) authenticate(op string) (policy.Principal, *policy.Denial) {
 	authz, present := x.req.Get(httpparse.SingletonAuthorization)
-	p, d := x.srv.cfg.Policy.Authenticate(authz, present, op, x.now)
+	p, d := x.r.policy.Authenticate(authz, present, op, x.now)
 	if d != nil && d.Holder != nil {
 		if sid, ok := x.req.Get(httpparse.SingletonSessionID); ok && state.ValidSessionID(sid) {
 			how := state.EndRevoked
 			if d.Detail == policy.DetailRevision {
 				how = state.EndRevisionChanged
 			}
-			x.srv.cfg.Sessions.End(string(sid), ownerOf(*d.Holder), how, x.now)
+			x.r.sessions.End(string(sid), ownerOf(*d.Holder), how, x.now)
 		}
 	}
 	return p, d

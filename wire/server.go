@@ -100,7 +100,7 @@ func NewConfig(p *policy.Policy, t *state.Table) Config {
 // Server answers HTTP/1.1 on connections handed to Serve.
 type Server struct {
 	cfg      Config
-	mcp      mcp.Handler
+	route    router
 	dates    dateCache
 	spaces   sync.Pool // *requestSpace, taken when a request begins
 	inFlight atomic.Int64
@@ -136,8 +136,13 @@ func NewServer(cfg Config) (*Server, error) {
 		return nil, errors.New("wire: IdleTimeout must exceed SSERetry, or polling clients race the idle close")
 	}
 	s := &Server{
-		cfg:      cfg,
-		mcp:      mcp.Handler{Table: cfg.Sessions, ServerName: ServerName, ServerVersion: ServerVersion},
+		cfg: cfg,
+		route: router{
+			policy:   cfg.Policy,
+			sessions: cfg.Sessions,
+			mcp:      mcp.Handler{Table: cfg.Sessions, ServerName: ServerName, ServerVersion: ServerVersion},
+			sseRetry: cfg.SSERetry,
+		},
 		active:   make(map[*conn]struct{}),
 		shutdown: make(chan struct{}),
 	}
@@ -202,7 +207,9 @@ func acceptRetryable(err error) bool {
 }
 
 // ServeConn serves one already-accepted connection on a new goroutine.
-// Tests and the whole-server fuzz target feed in-memory connections here.
+// Tests feed in-memory connections here, and the whole-server fuzz target
+// one end of a socket pair: a net.Conn that implements syscall.Conn gets
+// the socket fast path, as TCP does (socket.go).
 func (s *Server) ServeConn(nc net.Conn) {
 	c := newConn(s, nc)
 	s.mu.Lock()
@@ -246,7 +253,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 			s.ln.Close()
 		}
 		for c := range s.active {
-			c.wakeIfIdle()
+			c.sock.wake()
 		}
 	}
 	s.mu.Unlock()
@@ -258,7 +265,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	case <-ctx.Done():
 		s.mu.Lock()
 		for c := range s.active {
-			c.nc.Close()
+			c.sock.nc.Close()
 		}
 		s.mu.Unlock()
 		<-done

@@ -7,24 +7,36 @@ import (
 	"rawmcp/state"
 )
 
-// SSE answers are framed in the request's pooled event buffer: a fresh one
-// would grow by doubling on every answer.
-
-// frameEvent frames a POST's SSE answer: one event holding the message.
-func (c *conn) frameEvent(id string, message []byte) ([]byte, error) {
-	body, err := sseframe.AppendEvent(c.space.event[:0], sseframe.Event{ID: id, Data: string(message)})
-	if err != nil {
-		return nil, err
-	}
-	c.space.event = body
-	return body, nil
+// stream is an SSE answer's body as the route decides it, framed by conn
+// in the request's pooled event buffer (a fresh one would grow by doubling
+// on every answer).
+type stream struct {
+	kind streamKind
+	// A POST's answer: one event holding the message.
+	eventID string
+	message []byte
+	// A GET's event set: the priming event with its retry, then the
+	// batch's notifications, each with its own id.
+	batch state.Batch
+	retry time.Duration
 }
 
-// frameStream frames a GET's event set: the priming event with its retry,
-// then the batch's notifications, each with its own id.
-func (c *conn) frameStream(batch state.Batch, retry time.Duration) ([]byte, error) {
-	body, err := sseframe.AppendEvent(c.space.event[:0], sseframe.Event{ID: batch.PrimingID, Retry: int(retry / time.Millisecond)})
-	for _, ev := range batch.Events {
+type streamKind uint8
+
+const (
+	streamNone streamKind = iota
+	streamEvent
+	streamBatch
+)
+
+// appendStream frames s after dst; an error means an event sseframe
+// refuses, and nothing is to be sent.
+func appendStream(dst []byte, s *stream) ([]byte, error) {
+	if s.kind == streamEvent {
+		return sseframe.AppendEvent(dst, sseframe.Event{ID: s.eventID, Data: string(s.message)})
+	}
+	body, err := sseframe.AppendEvent(dst, sseframe.Event{ID: s.batch.PrimingID, Retry: int(s.retry / time.Millisecond)})
+	for _, ev := range s.batch.Events {
 		if err != nil {
 			return nil, err
 		}
@@ -33,6 +45,5 @@ func (c *conn) frameStream(batch state.Batch, retry time.Duration) ([]byte, erro
 	if err != nil {
 		return nil, err
 	}
-	c.space.event = body
 	return body, nil
 }
