@@ -175,3 +175,31 @@ func TestHardeningWarnsWithoutStrict(t *testing.T) {
 		})
 	}
 }
+
+// TestEchoScanSaysWhatItCannotSee (A-P07): a token shorter than
+// client.MinSecret is not looked for in the answers, its bytes occurring
+// by chance; EH-01 still passes and says so. The proxy stands the short
+// token in for alice's.
+func TestEchoScanSaysWhatItCannotSee(t *testing.T) {
+	const short = "t0ken"
+	srv := startRawmcp(t)
+	addr := startProxy(t, srv.Addr, flaw{request: func(_ *flawProxy, r *proxied) []byte {
+		if r.get("Authorization") == "Bearer "+short {
+			r.set("Authorization", "Bearer "+alice)
+		}
+		return nil
+	}})
+	opts := fullOptions()
+	opts.Token, opts.Only = short, []string{"EH-01"}
+	rep := run(t, addr, opts)
+	for _, res := range rep.Results {
+		if res.Check.ID != "EH-01" {
+			continue
+		}
+		if res.Verdict != probe.Pass || !strings.HasSuffix(res.Reason, " (1 token shorter than 8 bytes not looked for)") {
+			t.Errorf("EH-01 %s: %s, want a pass that names the token not looked for", res.Verdict, res.Reason)
+		}
+		return
+	}
+	t.Errorf("no EH-01 result:\n%s", reasons(rep))
+}
