@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -87,12 +88,12 @@ func (r *Redactor) Redact(s string) string {
 		label    string
 	}
 	var spans []span
+	var taken []bool // the bytes of s a span holds, once there is one
 	for _, sec := range r.secrets {
 		v := sec.value
 		if len(v) < MinSecret {
 			break // longest first: the rest are shorter still
 		}
-	next:
 		for off := 0; ; {
 			i := strings.Index(s[off:], v)
 			if i < 0 {
@@ -100,13 +101,14 @@ func (r *Redactor) Redact(s string) string {
 			}
 			from, to := off+i, off+i+len(v)
 			off = from + 1
-			if !wholeToken(s, from, to) {
+			if !wholeToken(s, from, to) || taken != nil && slices.Contains(taken[from:to], true) {
 				continue
 			}
-			for _, sp := range spans {
-				if from < sp.to && sp.from < to {
-					continue next
-				}
+			if taken == nil {
+				taken = make([]bool, len(s))
+			}
+			for j := from; j < to; j++ {
+				taken[j] = true
 			}
 			spans = append(spans, span{from, to, sec.label})
 		}
@@ -126,11 +128,11 @@ func (r *Redactor) Redact(s string) string {
 	return b.String()
 }
 
-// wholeToken reports whether s[from:to] splits no token in two: a byte of
-// it at an edge that is a token character (RFC 6750 b64token, ALPHA DIGIT
-// "-" "." "_" "~" "+" "/", then trailing "=") has no token character
-// beside it. "=" ends a b64token and so only continues one on the right:
-// "session_id=" before a secret is a boundary, "==" after one is not.
+// wholeToken reports whether s[from:to] stands alone, splitting no token
+// in two (RFC 6750 b64token: 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" /
+// "+" / "/" ) *"="): no token character touches one at its start, and
+// the byte after it continues no token, "=" being padding that may follow.
+// So "session_id=" before a secret is a boundary, "==" after one is not.
 func wholeToken(s string, from, to int) bool {
 	if from > 0 && tokenChar(s[from]) && tokenChar(s[from-1]) {
 		return false

@@ -138,6 +138,7 @@ func TestRedact(t *testing.T) {
 		{"A-P07/followed by a token character it stays", []string{long}, long + "x", long + "x"},
 		{"A-P07/followed by = it stays: b64token padding", []string{long}, long + "==", long + "=="},
 		{"A-P07/a secret that is a prefix of another", []string{long, longer}, longer + " " + long, TokenLabel(longer) + " " + tok},
+		{"A-P07/a secret standing inside a longer one's place is part of its label", []string{long, "x:" + long}, "x:" + long + " " + long, TokenLabel("x:"+long) + " " + tok},
 		{"A-P07/a prefix of an unknown longer token stays", []string{long}, longer, longer},
 		{"A-P07/a secret with non-token edges matches beside anything", []string{"{" + long + "}"}, "x{" + long + "}x", "x" + TokenLabel("{"+long+"}") + "x"},
 		{"A-P07/a secret ending in = followed by a letter", []string{long + "="}, long + "=x", TokenLabel(long+"=") + "x"},
