@@ -9,7 +9,7 @@
 //	rawmcp experiments [-trace] [N]  the profile's ten step-by-step experiments, or one
 //	rawmcp serve [flags]             /mcp on 127.0.0.1 for real MCP clients and curl
 //	rawmcp bench -url URL [flags]    load a Streamable HTTP server on loopback (package wire/loadgen)
-//	rawmcp probe -url URL [flags]    run the check catalogue against any MCP endpoint on loopback
+//	rawmcp probe -url URL [flags]    run the check catalogue against any MCP endpoint, http or https
 //	rawmcp help
 //
 // Verdicts are one JSON line on stdout, members in alphabetical order;
@@ -33,5 +33,5 @@
 //   - reading tokens from the environment or prompting for them: a token
 //     file or the generated demo token;
 //   - running the demo, attacks or experiments against another server
-//     (probe does run against other servers, on loopback only).
+//     (probe does run against other servers, over http or https).
 package main

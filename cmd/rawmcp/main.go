@@ -32,7 +32,7 @@ var commands = []command{
 	{"experiments", "run the profile's ten step-by-step experiments, or experiment N", runExperiments},
 	{"serve", "serve /mcp on 127.0.0.1 for real MCP clients and curl", runServe},
 	{"bench", "load any Streamable HTTP server on loopback: requests/s, latency percentiles, errors", runBench},
-	{"probe", "check any MCP endpoint on loopback against the catalogue: Origin, sessions, tokens, framing", runProbe},
+	{"probe", "check any MCP endpoint, http or https, against the catalogue: Origin, sessions, tokens, framing", runProbe},
 }
 
 func main() {

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/x509"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -25,10 +27,16 @@ func probeAbout() string {
 		}
 		fmt.Fprintf(&groups, "  %-4s %-45s %2d checks\n", g.Code, g.Title, n)
 	}
-	return "Probes any MCP 2025-11-25 Streamable HTTP endpoint on loopback (127.0.0.0/8, [::1],\n" +
-		"localhost) with the check catalogue: is Origin validated, Host checked, the session\n" +
-		"id random and bound to its caller, does DELETE end it, does a foreign token get 401,\n" +
-		"is anything echoed, does HTTP framing hold. Every session it opens is deleted.\n\n" +
+	return "Probes any MCP 2025-11-25 Streamable HTTP endpoint, over http or https, with the\n" +
+		"check catalogue: is Origin validated, Host checked, the session id random and bound\n" +
+		"to its caller, does DELETE end it, does a foreign token get 401, is anything echoed,\n" +
+		"does HTTP framing hold. Every session it opens is deleted.\n\n" +
+		"Reaching it: https is TLS 1.2 or later, verified against the URL's host with the\n" +
+		"system roots plus -cacert; nothing turns verification off. -resolve HOST:PORT:ADDR\n" +
+		"dials ADDR while Host, SNI and verification use HOST (as curl's). Redirects are never\n" +
+		"followed. A token is never sent over http to a host that is not loopback (decided\n" +
+		"from the URL, not the address dialled). The report starts with what was reached:\n" +
+		"address, TLS version and cipher, the certificate, the hop's Server and Via.\n\n" +
 		"Checks, by group (rawmcp probe -list for each; -list -only ID for its help; -list -md\n" +
 		"for the catalogue as Markdown, wire/client/probe/CHECKS.md):\n" + groups.String() + "\n" +
 		"Levels: MUST not met fails, SHOULD warns, H (hardening) warns, or fails with -strict.\n" +
@@ -36,14 +44,25 @@ func probeAbout() string {
 		"target broke the exchange), info. The token is sent to the endpoint only, never to the\n" +
 		"metadata paths or in a query; outputs show tokens and session ids as correlation ids.\n\n" +
 		"Output: the table and a summary line on stdout (-json: one JSON document instead);\n" +
-		"-html FILE writes a self-contained page too; -trace prints every exchange on stderr.\n" +
+		"-html FILE writes a self-contained page too, -sarif FILE a SARIF 2.1.0 log for code\n" +
+		"scanning; -trace prints every exchange on stderr.\n" +
 		"Exit status: 0 no MUST check failed; 1 one did (or, with -require-all, a MUST check\n" +
-		"was skipped or could not run); 2 a usage error, or no MCP endpoint at the URL (PRE-01)."
+		"was skipped or could not run); 2 a usage error, a token for cleartext http to a host\n" +
+		"that is not loopback, or no MCP endpoint reached at the URL (PRE-01: a TLS failure,\n" +
+		"a redirect, no answer). With -baseline FILE (a -json document, or {\"HO-01\":\"warn\"}:\n" +
+		"a check not listed must pass) the status compares verdicts instead: 0 when each is\n" +
+		"its baseline's, 1 when one is worse (a regression) or better (the baseline must be\n" +
+		"updated); verdicts rank pass, info, skip, warn, error, fail."
 }
 
 func runProbe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("probe", "probe -url http://127.0.0.1:PORT/mcp [flags]", probeAbout(), stderr)
-	rawURL := fs.String("url", "", "the MCP endpoint, on loopback only (required unless -list)")
+	fs := newFlags("probe", "probe -url http[s]://HOST[:PORT]/PATH [flags]", probeAbout(), stderr)
+	rawURL := fs.String("url", "", "the MCP endpoint, http:// or https:// (required unless -list)")
+	var resolves resolveFlag
+	fs.Var(&resolves, "resolve", "HOST:PORT:ADDR: dial ADDR for HOST:PORT, as curl's --resolve (repeatable)")
+	cacert := fs.String("cacert", "", "PEM file of CA certificates trusted beside the system roots (https)")
+	baseline := fs.String("baseline", "", "compare the verdicts with this file's (a -json report or {\"ID\": \"verdict\"}) for the exit status")
+	sarifFile := fs.String("sarif", "", "also write a SARIF 2.1.0 log of the checks not passed to this file")
 	token := fs.String("token", "", "a valid bearer token for the endpoint (none: a target without authorization)")
 	token2 := fs.String("token2", "", "a second principal's valid token (SE-07)")
 	tokens := fs.String("tokens", "", `JSON file of named tokens: {"wrong_audience": ..., "wrong_issuer": ..., "expired": ..., "low_scope": ...}`)
@@ -90,12 +109,29 @@ func runProbe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fs.Usage()
 		return exitUsage
 	}
-	target, err := probe.ParseTarget(*rawURL)
+	target, err := probe.ParseTarget(*rawURL, resolves...)
 	if err != nil {
 		fmt.Fprintln(stderr, "rawmcp", err)
 		return exitUsage
 	}
 	opts := probe.Options{Token: *token, Token2: *token2, Strict: *strict, Timeout: *timeout, Only: onlyIDs, Skip: skipIDs}
+	if *cacert != "" {
+		if opts.RootCAs, err = loadRoots(*cacert); err != nil {
+			fmt.Fprintf(stderr, "rawmcp probe: -cacert: %v\n", err)
+			return exitUsage
+		}
+	}
+	var known probe.Baseline
+	if *baseline != "" {
+		data, err := os.ReadFile(*baseline)
+		if err == nil {
+			known, err = probe.ParseBaseline(data)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "rawmcp probe: -baseline: %v\n", err)
+			return exitUsage
+		}
+	}
 	if *tokens != "" {
 		data, err := os.ReadFile(*tokens)
 		if err == nil {
@@ -121,13 +157,69 @@ func runProbe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		err = rep.WriteText(stdout)
 	}
 	if err == nil && *htmlFile != "" {
-		err = writeHTML(*htmlFile, rep)
+		err = writeFile(*htmlFile, rep.WriteHTML)
+	}
+	if err == nil && *sarifFile != "" {
+		err = writeFile(*sarifFile, rep.WriteSARIF)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "rawmcp probe:", err)
 		return exitFail
 	}
+	if known != nil && rep.Results[0].Verdict == probe.Pass {
+		return baselineStatus(rep, known, stderr)
+	}
 	return probeStatus(rep, *requireAll, stderr)
+}
+
+// resolveFlag collects -resolve entries.
+type resolveFlag []probe.Resolve
+
+func (f *resolveFlag) String() string { return "" }
+
+func (f *resolveFlag) Set(s string) error {
+	r, err := probe.ParseResolve(s)
+	if err != nil {
+		return err
+	}
+	*f = append(*f, r)
+	return nil
+}
+
+// loadRoots is the system roots plus the certificates of a PEM file.
+func loadRoots(path string) (*x509.CertPool, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	roots, err := x509.SystemCertPool()
+	if err != nil {
+		roots = x509.NewCertPool()
+	}
+	if !roots.AppendCertsFromPEM(data) {
+		return nil, errors.New("no PEM certificate in the file")
+	}
+	return roots, nil
+}
+
+// baselineStatus is the exit status of a run compared with a baseline:
+// 1 when a verdict is worse than its baseline's or better (the baseline
+// no longer holds and must be updated), each listed on stderr.
+func baselineStatus(rep *probe.Report, known probe.Baseline, stderr io.Writer) int {
+	worse, better := rep.Compare(known)
+	if len(worse)+len(better) == 0 {
+		return exitOK
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "rawmcp probe: -baseline: regressions: %d; entries that no longer hold: %d\n", len(worse), len(better))
+	for _, d := range worse {
+		fmt.Fprintf(&b, "  regression  %-6s %s, the baseline says %s\n", d.ID, d.Now, d.Was)
+	}
+	for _, d := range better {
+		fmt.Fprintf(&b, "  no longer   %-6s %s, the baseline says %s: update the baseline\n", d.ID, d.Now, d.Was)
+	}
+	io.WriteString(stderr, b.String())
+	return exitFail
 }
 
 // probeStatus is the exit status of a finished run.
@@ -146,12 +238,13 @@ func probeStatus(rep *probe.Report, requireAll bool, stderr io.Writer) int {
 	return exitOK
 }
 
-func writeHTML(path string, rep *probe.Report) error {
+// writeFile writes one of the report's forms to path.
+func writeFile(path string, write func(io.Writer) error) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := rep.WriteHTML(f); err != nil {
+	if err := write(f); err != nil {
 		f.Close()
 		return err
 	}

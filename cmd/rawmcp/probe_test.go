@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -210,9 +211,20 @@ func TestProbeExitStatus(t *testing.T) {
 		{"a refused token is PRE-01's error", []string{"probe", "-url", s.url, "-token", "tok-nobody-0000"}, exitUsage,
 			"rawmcp probe: PRE-01: the token was refused: initialize answered 401"},
 		{"nothing listening is PRE-01's error", []string{"probe", "-url", "http://" + closed + "/mcp"}, exitUsage, "rawmcp probe: PRE-01: no MCP endpoint at"},
-		{"a non-loopback URL is refused", []string{"probe", "-url", "http://10.0.0.1:80/mcp"}, exitUsage,
-			"rawmcp probe: the URL's host is not a loopback address (127.0.0.0/8, [::1], localhost)"},
-		{"a name resolving elsewhere is refused", []string{"probe", "-url", "http://example.com/mcp"}, exitUsage, "not a loopback address"},
+		{"another scheme", []string{"probe", "-url", "ftp://127.0.0.1/mcp"}, exitUsage,
+			"rawmcp probe: the URL must be http:// or https://host[:port]/path, without user info, query or fragment"},
+		{"a -resolve without ADDR", []string{"probe", "-url", s.url, "-resolve", "mcp.example.test:443"}, exitUsage,
+			`invalid value "mcp.example.test:443" for flag -resolve: probe: -resolve must be HOST:PORT:ADDR, ADDR an IP address (127.0.0.1, [::1])`},
+		{"a -cacert without a certificate", []string{"probe", "-url", s.url, "-cacert", filepath.Join("testdata", "probe-named.json")}, exitUsage,
+			"rawmcp probe: -cacert: no PEM certificate in the file"},
+		{"a -baseline naming no check", []string{"probe", "-url", s.url, "-baseline", writeTemp(t, `{"HO-99": "warn"}`)}, exitUsage,
+			`rawmcp probe: -baseline: probe: the baseline names "HO-99", which is no check id`},
+		{"a baseline that matches", []string{"probe", "-url", s.url, "-token", probeAlice, "-only", "PV", "-baseline", writeTemp(t, `{"PV-04": "info"}`)}, exitOK, ""},
+		{"a recorded MUST failure that still fails", []string{"probe", "-url", "http://" + broken + "/mcp", "-only", "HO-02", "-baseline", writeTemp(t, `{"HO-02": "fail"}`)}, exitOK, ""},
+		{"a regression", []string{"probe", "-url", "http://" + broken + "/mcp", "-only", "HO-02", "-baseline", writeTemp(t, `{}`)}, exitFail,
+			"rawmcp probe: -baseline: regressions: 1; entries that no longer hold: 0\n  regression  HO-02  fail, the baseline says pass\n"},
+		{"a baseline entry that no longer holds", []string{"probe", "-url", s.url, "-token", probeAlice, "-only", "HO-01", "-baseline", writeTemp(t, `{"HO-01": "warn"}`)}, exitFail,
+			"rawmcp probe: -baseline: regressions: 0; entries that no longer hold: 1\n  no longer   HO-01  pass, the baseline says warn: update the baseline\n"},
 		{"no -url", []string{"probe"}, exitUsage, "rawmcp probe: give -url"},
 		{"an unknown check", []string{"probe", "-url", s.url, "-only", "HO-99"}, exitUsage, `rawmcp probe: "HO-99" is neither a check id`},
 		{"PRE-01 cannot be skipped", []string{"probe", "-url", s.url, "-skip", "PRE-01"}, exitUsage, "PRE-01 cannot be skipped"},
@@ -232,12 +244,94 @@ func TestProbeExitStatus(t *testing.T) {
 	}
 }
 
+// writeTemp writes a baseline to a file of the test's.
+func writeTemp(t *testing.T, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "baseline.json")
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestProbeCleartextTokenSendsNothing: a token for a host that is not
+// loopback over http exits 2 before a byte is sent, even with -resolve
+// aiming the name at 127.0.0.1, and says what to use instead.
+func TestProbeCleartextTokenSendsNothing(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	accepted := make(chan []byte, 1)
+	go func() {
+		nc, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer nc.Close()
+		nc.SetReadDeadline(time.Now().Add(5 * time.Second))
+		buf := make([]byte, 4096)
+		n, _ := nc.Read(buf)
+		accepted <- buf[:n]
+	}()
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	_, stderr, code := rawmcp(t, "probe", "-url", "http://mcp.example.test:"+port+"/mcp", "-resolve", "mcp.example.test:"+port+":127.0.0.1", "-token", probeAlice)
+	ln.Close()
+	if code != exitUsage {
+		t.Errorf("exit status %d, want %d", code, exitUsage)
+	}
+	want := "rawmcp probe: a bearer token is never sent over cleartext http to a host that is not loopback (anyone on the path could replay it): use the https:// URL\n"
+	if stderr != want {
+		t.Errorf("stderr\n%s\nwant\n%s", stderr, want)
+	}
+	select {
+	case got := <-accepted:
+		t.Errorf("the probe connected and sent %q", got)
+	default:
+	}
+}
+
+// TestProbeSARIF: -sarif writes a SARIF 2.1.0 log with a result for
+// each check not passed.
+func TestProbeSARIF(t *testing.T) {
+	s := startServe(t)
+	path := filepath.Join(s.dir, "probe.sarif")
+	_, stderr, code := rawmcp(t, "probe", "-url", s.url, "-token", probeAlice, "-only", "PV", "-sarif", path)
+	if code != exitOK {
+		t.Fatalf("exit status %d; stderr:\n%s", code, stderr)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log struct {
+		Version string `json:"version"`
+		Runs    []struct {
+			Results []struct {
+				RuleID string `json:"ruleId"`
+				Level  string `json:"level"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(data, &log); err != nil || log.Version != "2.1.0" || len(log.Runs) != 1 {
+		t.Fatalf("not a SARIF 2.1.0 log (%v):\n%s", err, data)
+	}
+	got := fmt.Sprint(log.Runs[0].Results)
+	if got != "[{PV-04 note}]" {
+		t.Errorf("results %s, want PV-04's note alone", got)
+	}
+}
+
 // TestProbeTable: the human output groups the checks as the catalogue
 // does, gives each non-pass its reason, and ends with the summary line.
 func TestProbeTable(t *testing.T) {
 	s := startServe(t)
 	stdout, _, _ := rawmcp(t, "probe", "-url", s.url, "-token", probeAlice, "-only", "PV,SE-07")
-	want := `Preflight
+	want := "reached " + s.url + " at " + strings.TrimSuffix(strings.TrimPrefix(s.url, "http://"), "/mcp") + `
+  cleartext http, no TLS
+  Server: none; Via: none
+
+Preflight
   pass  PRE-01 The endpoint speaks MCP
 Protocol version
   pass  PV-01  A past version refused
@@ -303,7 +397,7 @@ func TestProbeHelp(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit status %d", code)
 	}
-	for _, want := range []string{"-url", "-token", "-token2", "-tokens", "-only", "-skip", "-strict", "-require-all", "-json", "-html", "-trace", "-timeout", "-list", "-md"} {
+	for _, want := range []string{"-url", "-token", "-token2", "-tokens", "-only", "-skip", "-strict", "-require-all", "-json", "-html", "-trace", "-timeout", "-list", "-md", "-resolve", "-cacert", "-baseline", "-sarif"} {
 		if !strings.Contains(stderr, "  "+want+" ") && !strings.Contains(stderr, "  "+want+"\n") {
 			t.Errorf("help lacks the flag %s", want)
 		}

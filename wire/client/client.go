@@ -1,6 +1,7 @@
 package client
 
 import (
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -26,6 +27,9 @@ type Client struct {
 	Addr    string
 	Timeout time.Duration // per round trip; 0 means defaultClientTimeout
 	Limits  httpparse.ResponseLimits
+	// Dialer, if set, opens the connections (TLS, --resolve); nil is
+	// plain TCP to Addr.
+	Dialer *Dialer
 
 	nc  net.Conn
 	buf []byte
@@ -141,7 +145,13 @@ func (c *Client) Do(raw []byte, noBody bool) (*httpparse.Response, error) {
 // Send writes raw bytes, dialling first if needed.
 func (c *Client) Send(raw []byte) error {
 	if c.nc == nil {
-		nc, err := net.DialTimeout("tcp", c.Addr, c.timeout())
+		var nc net.Conn
+		var err error
+		if c.Dialer != nil {
+			nc, err = c.Dialer.Dial(c.Addr, c.timeout())
+		} else {
+			nc, err = net.DialTimeout("tcp", c.Addr, c.timeout())
+		}
 		if err != nil {
 			return fmt.Errorf("wire: dial: %w", err)
 		}
@@ -199,6 +209,23 @@ func (c *Client) fill() error {
 		return err
 	}
 	return nil
+}
+
+// TLSState is the connection's TLS state; ok is false for a plain TCP
+// connection or none.
+func (c *Client) TLSState() (state tls.ConnectionState, ok bool) {
+	if tc, isTLS := c.nc.(*tls.Conn); isTLS {
+		return tc.ConnectionState(), true
+	}
+	return tls.ConnectionState{}, false
+}
+
+// RemoteAddr is the address the connection reached, "" with none.
+func (c *Client) RemoteAddr() string {
+	if c.nc == nil {
+		return ""
+	}
+	return c.nc.RemoteAddr().String()
 }
 
 // Closed reports whether the connection is gone (the server closed it or

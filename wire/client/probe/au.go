@@ -45,9 +45,6 @@ func runAU01(t *checkRun) outcome {
 	return t.pass("401 with a Bearer challenge")
 }
 
-// wellKnownPRM is RFC 9728 §3.1's well-known path prefix.
-const wellKnownPRM = "/.well-known/oauth-protected-resource"
-
 // metadata finds the Protected Resource Metadata as a client would
 // (Authorization §4.2): the challenge's resource_metadata when it names
 // this target, then the path-inserted and the root well-known paths. It
@@ -66,17 +63,14 @@ func (t *checkRun) metadata() (doc *reply, where string, tried []string, broke *
 	if c, ok := r.bearer(); ok && c.Params["resource_metadata"] != "" {
 		u, err := url.Parse(c.Params["resource_metadata"])
 		switch {
-		case err != nil || u.Scheme != "http" || !strings.EqualFold(u.Host, t.p.target.Host) || u.RawQuery != "" || u.Fragment != "":
+		case err != nil || u.Scheme != t.p.target.Scheme || !strings.EqualFold(u.Host, t.p.target.Host) || u.RawQuery != "" || u.Fragment != "":
 			tried = append(tried, "the challenge's resource_metadata (on another origin, not fetched)")
 		default:
 			paths = append(paths, u.EscapedPath())
 			where = "at the challenge's resource_metadata"
 		}
 	}
-	if t.p.target.Path != "/" {
-		paths = append(paths, wellKnownPRM+t.p.target.Path)
-	}
-	paths = append(paths, wellKnownPRM)
+	paths = append(paths, t.p.target.MetadataPaths...)
 	for i, path := range paths {
 		get := client.Request{Method: "GET", Path: path, Header: [][2]string{{"Host", t.p.target.Host}, {"Accept", "application/json"}}}
 		m := t.send("GET the metadata, no token", get.Bytes(), toEnd, 0)

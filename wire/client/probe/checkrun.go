@@ -122,7 +122,7 @@ func (p *prober) roundTrip(ctx context.Context, raw []byte, until readUntil, win
 		return r
 	}
 	c := client.New(p.target.Dial)
-	c.Timeout = p.timeout()
+	c.Timeout, c.Dialer = p.timeout(), p.dialer
 	start := time.Now()
 	if r.err = c.Send(raw); r.err != nil {
 		c.Close()
@@ -234,6 +234,7 @@ func (t *checkRun) readOn(r *reply, window time.Duration) {
 // connection when Feed did.
 func (t *checkRun) feed(step string, raw []byte, piece int, pause, window time.Duration) (*reply, client.Feeding) {
 	c := client.New(t.p.target.Dial)
+	c.Dialer = t.p.dialer
 	f := c.Feed(raw, piece, pause, time.Now().Add(window))
 	r := &reply{err: f.Err, elapsed: f.Elapsed}
 	if f.Stream != nil {

@@ -1,6 +1,7 @@
 // Package probe is rawmcp probe: a black-box check catalogue (MCP
 // 2025-11-25 Streamable HTTP, its protected-resource boundary, and the
-// HTTP/1.1 framing under them) run against any MCP endpoint on loopback.
+// HTTP/1.1 framing under them) run against any MCP endpoint, over http
+// or https.
 // CHECKS.md, generated from the code (rawmcp probe -list -md), lists it.
 //
 // How a check is declared: as data right above its run function, in the
@@ -19,9 +20,12 @@
 // Each group file lists its checks (var hoGroup = group{..., []*Check{&ho01,
 // ...}}), and catalogue.go lists the groups; the catalogue is assembled
 // from them in group order, then id order, and nothing else counts the
-// checks. A new check is its var, its run function and its entry in the
-// group's list; a new group is its file and one line in groups. A test
-// finds a Check declared but not listed.
+// checks. A new check is its var, its run function, its entry in the
+// group's list and its flaw: a case in flaws_<group>_test.go that breaks
+// rawmcp (behind a proxy) in the one way the check must notice, so the
+// check is seen to fail, and for that reason alone. A new group is its
+// file and one line in groups. Tests find a Check declared but not
+// listed, and a check without a flaw.
 //
 // A run function writes requests with the raw client alone (checkrun.go:
 // send, sendKeep, feed, readOn, waitClose; rpc.go: initialize, open, ping,
@@ -29,13 +33,22 @@
 // at the check's level), t.unmetAt, t.skip, t.errored (the Error verdict:
 // the check could not run), t.info, each with a one-line reason, and
 // .with(expected, actual) for the evidence a reason rests on. So the same
-// check runs against rawmcp, an SDK server or anything else on 127.0.0.1.
+// check runs against rawmcp, an SDK server, a deployment behind a proxy
+// or anything else.
 // Run takes a Target and Options (tokens, a subset by id or group,
 // strictness) and returns a Report with every check's verdict, reason,
 // expected and actual, and exchanges; WriteText, WriteJSON and WriteHTML
 // render it.
 //
 // How a run behaves:
+//   - Reaching the target: https is crypto/tls, TLS 1.2 or later,
+//     verified against the URL's host (Options.RootCAs or the system
+//     roots; nothing turns verification off); a Resolve entry (curl's
+//     --resolve) changes the address dialled, never the name. A token is
+//     never sent over http to a host that is not loopback, as decided
+//     from the URL (ErrCleartextToken, before a byte is sent). A failed
+//     handshake or a redirect is PRE-01's error; redirects are never
+//     followed. The Report's Reached says what answered.
 //   - PRE-01 runs first and gates the rest: no MCP endpoint, or a refused
 //     token, ends the run with ErrNotMCP.
 //   - The other checks run concurrently (4 at a time), each on fresh
@@ -56,9 +69,10 @@
 //     (client.Correlate), the ids a rawmcp server log prints.
 //
 // Not supported:
-//   - Targets off loopback, TLS, HTTP/2, proxies: the probe dials the
-//     URL's loopback address and nothing else, so what sits behind a proxy
-//     (or the address a server binds) is invisible to it.
+//   - HTTP/2 and HTTP/3: the probe offers http/1.1 alone (ALPN), so a
+//     front that speaks only h2 is not reached.
+//   - What sits behind a proxy, or the address a server binds, beyond
+//     what the hop answers.
 //   - Revocation, token expiry mid-session and other checks that need a
 //     hook into the authorization server.
 //   - Server-initiated requests (sampling, elicitation), tools/call,

@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"crypto/rand"
 	"math"
 	"math/big"
 	"strings"
@@ -36,6 +37,37 @@ var alphabets = []struct {
 	{"alphanumeric", "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"},
 	{"base64url", "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_"},
 	{"base64", "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ+/="},
+}
+
+// forgeID returns an id shaped like a and b, two issued ones, but neither:
+// it changes only the offsets where they differ (what the server makes
+// random), each to another character of the smallest usual alphabet
+// holding both, and keeps the rest (a prefix, dashes, a UUID's version
+// digit). A server that checks ids by format cannot refuse it as
+// malformed; only a lookup can tell it was never issued. Without an offset
+// to change it returns b.
+func forgeID(a, b string) string {
+	out := []byte(b)
+	random := make([]byte, len(out))
+	rand.Read(random)
+	for i := range min(len(a), len(b)) {
+		if a[i] == b[i] {
+			continue
+		}
+		for _, al := range alphabets {
+			if strings.IndexByte(al.chars, a[i]) < 0 || strings.IndexByte(al.chars, b[i]) < 0 {
+				continue
+			}
+			for k := range len(al.chars) {
+				if c := al.chars[(int(random[i])+k)%len(al.chars)]; c != a[i] && c != b[i] {
+					out[i] = c
+					break
+				}
+			}
+			break
+		}
+	}
+	return string(out)
 }
 
 // analyzeIDs estimates the entropy of ids from the ids themselves: an

@@ -1,7 +1,7 @@
 package probe
 
 import (
-	"strings"
+	"regexp"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -49,20 +49,48 @@ func TestAnalyzeIDs(t *testing.T) {
 	}
 }
 
-func TestShapedLike(t *testing.T) {
-	id := "Ab9-x_Z0.q"
-	forged := shapedLike(id)
-	if forged == id || len(forged) != len(id) {
-		t.Fatalf("shapedLike(%q) = %q", id, forged)
+// TestForgeID: a forged id keeps the shape two issued ids share (their
+// length, every offset where they agree, the alphabet of every offset
+// where they differ) and is neither of them.
+func TestForgeID(t *testing.T) {
+	tests := []struct {
+		name  string
+		a, b  string
+		shape string // a regular expression every id of the kind matches
+	}{
+		{"UUID", "3f2b8c1e-9d4a-4c7b-8e2f-1a6b9c0d3e4f", "a71c0e55-2b3f-4e8d-b1c9-7f0a2d4e6b18", `^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$`},
+		{"prefix and UUID (mcp-go)", "mcp-session-3f2b8c1e-9d4a-4c7b-8e2f-1a6b9c0d3e4f", "mcp-session-a71c0e55-2b3f-4e8d-b1c9-7f0a2d4e6b18", `^mcp-session-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$`},
+		{"hex", "9f86d081884c7d659a2feaa0c55ad015", "2c26b46b68ffc68ff99b453c1d304134", `^[0-9a-f]{32}$`},
+		{"upper hex", "9F86D081884C7D65", "2C26B46B68FFC68F", `^[0-9A-F]{16}$`},
+		{"base64url", "gFuQF8LHGJ6LK4Jy_-x2Qw", "Zk-3_pQ9aB7cD1eF2gH4iJ", `^[0-9A-Za-z_-]{22}$`},
+		{"decimal", "8061992365112058", "1945002374561129", `^[0-9]{16}$`},
+		{"a counter keeps its common digits", "s-000001", "s-000042", `^s-0000[0-9]{2}$`},
 	}
-	for i := range id {
-		for _, class := range []string{"0123456789", "abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ"} {
-			if strings.IndexByte(class, id[i]) >= 0 && strings.IndexByte(class, forged[i]) < 0 {
-				t.Errorf("offset %d: %q became %q, another class", i, id[i], forged[i])
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			shape := regexp.MustCompile(tt.shape)
+			for range 50 {
+				forged := forgeID(tt.a, tt.b)
+				if forged == tt.a || forged == tt.b || !shape.MatchString(forged) {
+					t.Fatalf("forgeID(%q, %q) = %q: not a new id of the shape %s", tt.a, tt.b, forged, tt.shape)
+				}
+				for i := range tt.a {
+					if tt.a[i] == tt.b[i] && forged[i] != tt.a[i] {
+						t.Fatalf("forgeID(%q, %q) = %q changed offset %d, where the issued ids agree", tt.a, tt.b, forged, i)
+					}
+				}
 			}
-		}
-		if !strings.ContainsRune("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", rune(id[i])) && forged[i] != id[i] {
-			t.Errorf("offset %d: punctuation %q changed", i, id[i])
+		})
+	}
+}
+
+// TestForgeIDWithoutVariation: ids that agree everywhere (or differ only
+// in characters no usual alphabet holds together) leave nothing to
+// change, and the forgery is the id itself, which SE-02 refuses to send.
+func TestForgeIDWithoutVariation(t *testing.T) {
+	for _, ids := range [][2]string{{"same-id", "same-id"}, {"a.b", "a!b"}} {
+		if got := forgeID(ids[0], ids[1]); got != ids[1] {
+			t.Errorf("forgeID(%q, %q) = %q, want %q", ids[0], ids[1], got, ids[1])
 		}
 	}
 }

@@ -1,9 +1,9 @@
 package probe_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
+	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -13,115 +13,57 @@ import (
 	"rawmcp/wire/client/probe"
 )
 
-// Flaws, each one deliberate break of a correct server, and the one check
+// flawCase is one deliberate break of a correct server and the check
 // that must notice it. The proxy applies the flaw in front of rawmcp;
 // everything else about the server stays correct, so every other verdict
-// must stay what it is without the proxy.
-var flaws = []struct {
-	name  string
-	flaw  flaw
-	check string
-	want  probe.Verdict
-}{
-	{"a foreign Host is served (DNS rebinding)", flaw{request: func(p *flawProxy, r *proxied) []byte {
-		if r.get("Host") == "evil.example" {
-			r.set("Host", p.upstream)
-		}
-		return nil
-	}}, "HO-01", probe.Fail},
-	{"a foreign Origin is accepted on POST", flaw{request: func(_ *flawProxy, r *proxied) []byte {
-		if r.method == "POST" && r.get("Origin") == "http://evil.example" {
-			r.drop("Origin")
-		}
-		return nil
-	}}, "HO-02", probe.Fail},
-	{"a foreign Origin is accepted on GET and DELETE", flaw{request: func(_ *flawProxy, r *proxied) []byte {
-		if r.method != "POST" && r.get("Origin") == "http://evil.example" {
-			r.drop("Origin")
-		}
-		return nil
-	}}, "HO-03", probe.Fail},
-	{"a notification is answered 200", flaw{response: func(_ *flawProxy, _ *proxied, answer []byte) []byte {
-		return bytes.Replace(answer, []byte("HTTP/1.1 202 Accepted"), []byte("HTTP/1.1 200 OK"), 1)
-	}}, "MM-06", probe.Fail},
-	{"a past protocol version is accepted", flaw{request: func(_ *flawProxy, r *proxied) []byte {
-		if r.get("MCP-Protocol-Version") == "1999-01-01" {
-			r.set("MCP-Protocol-Version", "2025-11-25")
-		}
-		return nil
-	}}, "PV-01", probe.Fail},
-	{"a deleted session is still served", flaw{request: serveDeleted}, "SE-04", probe.Fail},
-	{"a session serves another principal", flaw{request: func(_ *flawProxy, r *proxied) []byte {
-		if r.get("Authorization") == "Bearer "+bob {
-			r.set("Authorization", "Bearer "+alice)
-		}
-		return nil
-	}}, "SE-07", probe.Warn},
-	{"a null id is served", flaw{request: func(_ *flawProxy, r *proxied) []byte {
-		r.body = bytes.Replace(r.body, []byte(`"id":null`), []byte(`"id":7`), 1)
-		return nil
-	}}, "JR-02", probe.Fail},
-	{"a token for another audience is accepted", flaw{request: func(_ *flawProxy, r *proxied) []byte {
-		if r.get("Authorization") == "Bearer "+wrongAud {
-			r.set("Authorization", "Bearer "+alice)
-		}
-		return nil
-	}}, "AU-07", probe.Fail},
-	{"CL+TE is framed by TE and the connection kept", flaw{dechunk: true}, "LF-02", probe.Fail},
-	{"every answer echoes the Authorization header", flaw{response: func(_ *flawProxy, r *proxied, answer []byte) []byte {
-		auth := r.get("Authorization")
-		if auth == "" {
-			return answer
-		}
-		line, rest, _ := bytes.Cut(answer, []byte("\r\n"))
-		return []byte(string(line) + "\r\nX-Debug-Authorization: " + auth + "\r\n" + string(rest))
-	}}, "EH-01", probe.Fail},
-	{"error answers are HTML", flaw{response: func(_ *flawProxy, _ *proxied, answer []byte) []byte {
-		if bytes.HasPrefix(answer, []byte("HTTP/1.1 4")) {
-			return bytes.Replace(answer, []byte("Content-Type: application/json"), []byte("Content-Type: text/html"), 1)
-		}
-		return answer
-	}}, "EH-02", probe.Fail},
+// must stay what it is without the proxy. The tables are by group, in
+// flaws_<group>_test.go.
+type flawCase struct {
+	check string        // the check that must notice
+	name  string        // what is broken
+	flaw  flaw          // how the proxy breaks it
+	want  probe.Verdict // the check's verdict with -strict
+	// also are the checks that build on the broken behaviour and so
+	// cannot keep their verdict (SE-04 needs a DELETE that works), with
+	// the verdict each must get instead.
+	also map[string]probe.Verdict
+	// says is what the check's reason must contain: it noticed this
+	// flaw, not another (and for PV-04, which is informational and never
+	// changes verdict, it is the only evidence).
+	says string
 }
 
-// serveDeleted answers a request on a session a DELETE ended as if the
-// session lived: a result for a POST, an event stream for a GET.
-func serveDeleted(p *flawProxy, r *proxied) []byte {
-	p.mu.Lock()
-	gone := p.deleted[r.get("Mcp-Session-Id")]
-	p.mu.Unlock()
-	switch {
-	case !gone || r.method == "DELETE":
-		return nil
-	case r.method == "GET":
-		const stream = "id: 1\ndata:\n\n"
-		return []byte("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: " + itoa(len(stream)) + "\r\n\r\n" + stream)
-	}
-	var msg struct {
-		ID json.RawMessage `json:"id"`
-	}
-	json.Unmarshal(r.body, &msg)
-	body := `{"jsonrpc":"2.0","id":` + string(msg.ID) + `,"result":{}}`
-	return []byte("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + itoa(len(body)) + "\r\n\r\n" + body)
+// allFlaws are the flaws of every group.
+func allFlaws() []flawCase {
+	return slices.Concat(preFlaws, hoFlaws, mmFlaws, pvFlaws, seFlaws, jrFlaws, auFlaws, rsFlaws, lfFlaws, ehFlaws)
 }
 
-func itoa(n int) string {
-	b, _ := json.Marshal(n)
-	return string(b)
+// flawFor is the flaw case of check.
+func flawFor(t *testing.T, check string) flawCase {
+	for _, fc := range allFlaws() {
+		if fc.check == check {
+			return fc
+		}
+	}
+	t.Fatalf("no flaw for %s", check)
+	return flawCase{}
 }
+
+// flawedRuns is how many flawed targets are probed at once: each run is
+// mostly waiting (LF-07's trickle, stream windows), but LF-01's 8 MiB
+// and the race detector make too many at once slow on a small machine.
+const flawedRuns = 12
 
 // TestEachFlawFailsItsCheck: against rawmcp behind a proxy with one flaw,
-// exactly the check for that flaw changes verdict; the proxy without a
-// flaw changes none. The runs are mostly waiting (LF-07's trickle), so
-// they all go at once, each against its own server.
+// exactly the check for that flaw changes verdict (and the checks that
+// build on the broken behaviour, each named); the proxy without a flaw
+// changes none. Every flawed target gets one full run, so "nothing else
+// changed" covers the whole catalogue.
 func TestEachFlawFailsItsCheck(t *testing.T) {
-	cases := append([]struct {
-		name  string
-		flaw  flaw
-		check string
-		want  probe.Verdict
-	}{{name: "no flaw: the proxy changes nothing"}}, flaws...)
+	cases := append([]flawCase{{name: "no flaw: the proxy changes nothing"}}, allFlaws()...)
 	reports := make([]*probe.Report, len(cases))
+	errs := make([]error, len(cases))
+	slots := make(chan struct{}, flawedRuns)
 	var wg sync.WaitGroup
 	for i, tt := range cases {
 		srv := startRawmcp(t)
@@ -130,25 +72,73 @@ func TestEachFlawFailsItsCheck(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		wg.Go(func() { reports[i], _ = probe.Run(context.Background(), target, fullOptions()) })
+		wg.Go(func() {
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			reports[i], errs[i] = probe.Run(context.Background(), target, fullOptions())
+		})
 	}
 	wg.Wait()
 	for i, tt := range cases {
 		t.Run(tt.check+"/"+tt.name, func(t *testing.T) {
-			rep := reports[i]
+			rep, err := reports[i], errs[i]
+			if rep == nil {
+				t.Fatalf("Run: %v", err)
+			}
 			want := rawmcpVerdicts()
-			if tt.check != "" {
+			if tt.check == "PRE-01" {
+				// The preflight gates the run: a target that fails it is
+				// probed no further.
+				want = map[string]probe.Verdict{"PRE-01": tt.want}
+				if !errors.Is(err, probe.ErrNotMCP) {
+					t.Errorf("error %v, want ErrNotMCP", err)
+				}
+			} else if tt.check != "" {
 				want[tt.check] = tt.want
+			}
+			for id, v := range tt.also {
+				want[id] = v
 			}
 			if diff := cmp.Diff(want, verdicts(rep)); diff != "" {
 				t.Errorf("verdicts (-want +got):\n%s\n%s", diff, reasons(rep))
 			}
 			for _, res := range rep.Results {
-				if res.Check.ID == tt.check && strings.TrimSpace(res.Reason) == "" {
+				if res.Check.ID != tt.check {
+					continue
+				}
+				if strings.TrimSpace(res.Reason) == "" {
 					t.Errorf("%s %s without a reason", tt.check, res.Verdict)
+				}
+				if !strings.Contains(res.Reason, tt.says) {
+					t.Errorf("%s reason %q, want it to say %q", tt.check, res.Reason, tt.says)
 				}
 			}
 		})
+	}
+}
+
+// TestEveryCheckHasAFlaw: every check of the catalogue has a flaw case,
+// and every flaw case names a check of the catalogue, so a check cannot
+// land without a test that makes it fail.
+func TestEveryCheckHasAFlaw(t *testing.T) {
+	catalogue := map[string]bool{}
+	for _, c := range probe.Catalogue() {
+		catalogue[c.ID] = true
+	}
+	covered := map[string]bool{}
+	for _, fc := range allFlaws() {
+		if fc.says == "" {
+			t.Errorf("flaw %q says nothing: name what %s's reason must contain", fc.name, fc.check)
+		}
+		if !catalogue[fc.check] {
+			t.Errorf("flaw %q names %q, which is no check of the catalogue", fc.name, fc.check)
+		}
+		covered[fc.check] = true
+	}
+	for _, c := range probe.Catalogue() {
+		if !covered[c.ID] {
+			t.Errorf("%s has no flaw case: add one to flaws_%s_test.go", c.ID, strings.ToLower(c.Group))
+		}
 	}
 }
 
@@ -156,19 +146,18 @@ func TestEachFlawFailsItsCheck(t *testing.T) {
 // unless -strict, which makes it a fail; a MUST fails either way.
 func TestHardeningWarnsWithoutStrict(t *testing.T) {
 	for _, tt := range []struct {
-		flaw  int // index in flaws
 		check string
 		want  probe.Verdict
 	}{
-		{0, "HO-01", probe.Warn},
-		{1, "HO-02", probe.Fail},
+		{"HO-01", probe.Warn},
+		{"HO-02", probe.Fail},
 	} {
 		t.Run(tt.check, func(t *testing.T) {
 			t.Parallel()
 			srv := startRawmcp(t)
 			opts := fullOptions()
 			opts.Strict, opts.Only = false, []string{tt.check}
-			rep := run(t, startProxy(t, srv.Addr, flaws[tt.flaw].flaw), opts)
+			rep := run(t, startProxy(t, srv.Addr, flawFor(t, tt.check).flaw), opts)
 			if got := verdicts(rep)[tt.check]; got != tt.want {
 				t.Errorf("%s = %s, want %s\n%s", tt.check, got, tt.want, reasons(rep))
 			}

@@ -55,7 +55,10 @@ summary { cursor: pointer; }
 <h1>rawmcp probe</h1>
 <table class="meta">
 <tr><td>target</td><td><code>{{.Report.Target}}</code></td></tr>
-<tr><td>server</td><td><code>{{.Server}}</code></td></tr>
+{{with .Report.Reached}}<tr><td>reached</td><td><code>{{.Address}}</code>{{if .TLSVersion}}, {{.TLSVersion}}, <code>{{.CipherSuite}}</code>{{else}}, cleartext http{{end}}</td></tr>
+{{if .TLSVersion}}<tr><td>certificate</td><td><code>{{.Subject}}</code>, issued by <code>{{.Issuer}}</code>, expires {{.NotAfter.Format "2006-01-02T15:04:05Z07:00"}}</td></tr>
+{{end}}<tr><td>hop announced</td><td>Server: <code>{{or .Server "none"}}</code>; Via: <code>{{or .Via "none"}}</code></td></tr>
+{{end}}<tr><td>server</td><td><code>{{.Server}}</code></td></tr>
 <tr><td>protocol version</td><td><code>{{.Report.ProtocolVersion}}</code></td></tr>
 <tr><td>started</td><td>{{.Started}}, {{.Report.Duration.Milliseconds}} ms</td></tr>
 <tr><td>counts</td><td>{{range .Order}}<span class="{{.}}">{{index $.Counts .}} {{.}}</span> {{end}}</td></tr>

@@ -28,6 +28,8 @@ func runPRE01(t *checkRun) outcome {
 	switch {
 	case r.resp == nil:
 		return t.errored("no MCP endpoint at %s: initialize %s", p.target.URL, r.describe())
+	case r.status() >= 300 && r.status() < 400:
+		return t.errored("%s", p.redirect(r)).with("an answer at the URL itself", r.actual())
 	case r.status() == 401 && p.opts.Token != "":
 		return t.errored("the token was refused: initialize answered 401")
 	case r.status() == 401:

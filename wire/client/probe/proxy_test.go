@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"rawmcp/httpparse"
 	"rawmcp/wire/client"
 )
 
@@ -29,9 +30,14 @@ type flawProxy struct {
 	ln       net.Listener
 	upstream string // the server's authority
 	flaw     flaw
+	// toServer and toCaller are the rewrites of requests and of answers,
+	// old → new, the longer forms first.
+	toServer, toCaller [][2]string
 
 	mu      sync.Mutex
 	deleted map[string]bool // sessions a DELETE ended, for serveDeleted
+
+	state sync.Map // what a stateful flaw remembers, under its own key (stateOf)
 }
 
 // flaw is what the proxy breaks.
@@ -46,6 +52,10 @@ type flaw struct {
 	// decoded Content-Length, and keeps the connection after the answer:
 	// a server that processes CL+TE by TE alone and does not close.
 	dechunk bool
+	// raw may take over a connection whose request the proxy would pipe
+	// to the server unparsed (pending is what was read so far): for the
+	// framing flaws. It reports whether it did.
+	raw func(p *flawProxy, nc net.Conn, pending []byte) bool
 }
 
 // proxied is a parsed request.
@@ -114,7 +124,15 @@ func startProxy(t *testing.T, upstream string, f flaw) string {
 	if ln == nil {
 		t.Fatal("no proxy port of the server's port length")
 	}
-	p := &flawProxy{ln: ln, upstream: upstream, flaw: f, deleted: map[string]bool{}}
+	p := &flawProxy{ln: ln, upstream: upstream, flaw: f, deleted: map[string]bool{},
+		toServer: [][2]string{{ln.Addr().String(), upstream}}, toCaller: [][2]string{{upstream, ln.Addr().String()}}}
+	p.start(t)
+	return ln.Addr().String()
+}
+
+// start serves the proxy's listener until the test ends.
+func (p *flawProxy) start(t *testing.T) {
+	ln := p.ln
 	var wg sync.WaitGroup
 	go func() {
 		for {
@@ -126,15 +144,33 @@ func startProxy(t *testing.T, upstream string, f flaw) string {
 		}
 	}()
 	t.Cleanup(func() { ln.Close(); wg.Wait() })
-	return ln.Addr().String()
 }
 
-func (p *flawProxy) toUpstream(b []byte) []byte {
-	return bytes.ReplaceAll(b, []byte(p.ln.Addr().String()), []byte(p.upstream))
+func (p *flawProxy) toUpstream(b []byte) []byte { return rewrite(b, p.toServer) }
+
+func (p *flawProxy) toClient(b []byte) []byte { return rewrite(b, p.toCaller) }
+
+func rewrite(b []byte, pairs [][2]string) []byte {
+	for _, r := range pairs {
+		b = bytes.ReplaceAll(b, []byte(r[0]), []byte(r[1]))
+	}
+	return b
 }
 
-func (p *flawProxy) toClient(b []byte) []byte {
-	return bytes.ReplaceAll(b, []byte(p.upstream), []byte(p.ln.Addr().String()))
+// fixLength sets a whole answer's Content-Length to its body after a
+// rewrite that changed the body's length.
+func fixLength(answer []byte) []byte {
+	head, body, ok := bytes.Cut(answer, []byte("\r\n\r\n"))
+	if !ok {
+		return answer
+	}
+	lines := strings.Split(string(head), "\r\n")
+	for i, line := range lines {
+		if name, _, ok := strings.Cut(line, ":"); ok && strings.EqualFold(name, "Content-Length") {
+			lines[i] = name + ": " + strconv.Itoa(len(body))
+		}
+	}
+	return append([]byte(strings.Join(lines, "\r\n")+"\r\n\r\n"), body...)
 }
 
 func (p *flawProxy) serve(nc net.Conn) {
@@ -145,6 +181,9 @@ func (p *flawProxy) serve(nc net.Conn) {
 		req, rest, plain := p.readRequest(nc, &buf, chunk)
 		if req == nil {
 			if plain || len(buf) == 0 {
+				return
+			}
+			if p.flaw.raw != nil && p.flaw.raw(p, nc, buf) {
 				return
 			}
 			p.pipe(nc, buf)
@@ -267,6 +306,9 @@ func (p *flawProxy) answer(r *proxied) ([]byte, bool) {
 		p.mu.Unlock()
 	}
 	answer := p.toClient(s.Raw)
+	if len(answer) != len(s.Raw) && s.Ended && s.Response.Framing == httpparse.FramingLength {
+		answer = fixLength(answer)
+	}
 	if p.flaw.response != nil {
 		answer = p.flaw.response(p, r, answer)
 	}
@@ -285,7 +327,7 @@ func (p *flawProxy) pipe(nc net.Conn, pending []byte) {
 	done := make(chan struct{})
 	go func() {
 		copyRewriting(nc, up, p.toClient)
-		nc.(*net.TCPConn).CloseWrite()
+		nc.(interface{ CloseWrite() error }).CloseWrite()
 		close(done)
 	}()
 	copyRewriting(up, nc, p.toUpstream)

@@ -173,7 +173,7 @@ func TestJSONDocument(t *testing.T) {
 	for k := range doc {
 		members = append(members, k)
 	}
-	want := []string{"checks", "counts", "duration_ms", "protocol_version", "server", "started", "target"}
+	want := []string{"checks", "counts", "duration_ms", "protocol_version", "reached", "server", "started", "target"}
 	if diff := cmp.Diff(want, sorted(members)); diff != "" {
 		t.Errorf("members (-want +got):\n%s", diff)
 	}
@@ -281,31 +281,6 @@ func fakeServer(t *testing.T, answer string) string {
 		}
 	}()
 	return ln.Addr().String()
-}
-
-func TestParseTarget(t *testing.T) {
-	tests := []struct {
-		url  string
-		want probe.Target
-		err  error
-	}{
-		{"http://127.0.0.1:8080/mcp", probe.Target{URL: "http://127.0.0.1:8080/mcp", Dial: "127.0.0.1:8080", Host: "127.0.0.1:8080", Path: "/mcp"}, nil},
-		{"http://localhost:8080/mcp", probe.Target{URL: "http://localhost:8080/mcp", Dial: "127.0.0.1:8080", Host: "localhost:8080", Path: "/mcp"}, nil},
-		{"http://[::1]:8080/", probe.Target{URL: "http://[::1]:8080/", Dial: "[::1]:8080", Host: "[::1]:8080", Path: "/"}, nil},
-		{"http://10.0.0.1:8080/mcp", probe.Target{}, probe.ErrNotLoopback},
-		{"http://example.com/mcp", probe.Target{}, probe.ErrNotLoopback},
-		{"https://127.0.0.1/mcp", probe.Target{}, probe.ErrBadURL},
-		{"http://127.0.0.1:8080/mcp?x=1", probe.Target{}, probe.ErrBadURL},
-		{"http://u:p@127.0.0.1/mcp", probe.Target{}, probe.ErrBadURL},
-	}
-	for _, tt := range tests {
-		t.Run(tt.url, func(t *testing.T) {
-			got, err := probe.ParseTarget(tt.url)
-			if !errors.Is(err, tt.err) || got != tt.want {
-				t.Errorf("ParseTarget = %+v, %v; want %+v, %v", got, err, tt.want, tt.err)
-			}
-		})
-	}
 }
 
 // TestNoAnswerIsNeverAPass: against a target that answers the handshake

@@ -21,6 +21,9 @@ import (
 //	                 actual: 200 application/json with a result
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
+	if r.Reached != nil {
+		b.WriteString(strings.Join(r.Reached.lines(), "\n") + "\n\n")
+	}
 	for _, g := range Groups {
 		first := true
 		for _, res := range r.Results {
@@ -72,6 +75,7 @@ func printable(s string) string {
 // jsonReport is the -json document; the member names are the contract.
 type jsonReport struct {
 	Target          string          `json:"target"`
+	Reached         *Reached        `json:"reached"`
 	Server          json.RawMessage `json:"server"`
 	ProtocolVersion string          `json:"protocol_version"`
 	Started         string          `json:"started"`
@@ -97,6 +101,7 @@ type jsonCheck struct {
 func (r *Report) WriteJSON(w io.Writer) error {
 	doc := jsonReport{
 		Target:          r.Target,
+		Reached:         r.Reached,
 		Server:          r.Server,
 		ProtocolVersion: r.ProtocolVersion,
 		Started:         r.Started.UTC().Format(time.RFC3339),

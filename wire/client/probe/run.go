@@ -3,6 +3,7 @@ package probe
 import (
 	"context"
 	"crypto/rand"
+	"crypto/x509"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -35,6 +36,9 @@ type Options struct {
 	// Sessions is how many sessions the run may hold at once; 0 means 6,
 	// under rawmcp serve's default of 8 live sessions.
 	Sessions int
+	// RootCAs verify an https target; nil means the system roots
+	// (rawmcp probe -cacert adds its PEM file to them).
+	RootCAs *x509.CertPool
 }
 
 // ErrNotMCP reports a target where PRE-01 failed: no MCP endpoint at the
@@ -44,6 +48,7 @@ var ErrNotMCP = errors.New("probe: the target is not an MCP endpoint that accept
 // Report is the outcome of a run.
 type Report struct {
 	Target          string
+	Reached         *Reached        // nil when the target could not be reached
 	Server          json.RawMessage // serverInfo from initialize
 	ProtocolVersion string          // the version initialize negotiated
 	Started         time.Time
@@ -90,6 +95,7 @@ func (r *Report) MustIDs(v Verdict) []string {
 type prober struct {
 	target  Target
 	opts    Options
+	dialer  *client.Dialer // nil: plain TCP
 	secrets *client.Redactor
 	tracer  client.Tracer
 	traceMu sync.Mutex
@@ -134,8 +140,11 @@ func Run(ctx context.Context, target Target, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &prober{target: target, opts: opts, secrets: &client.Redactor{}, markers: newMarkers()}
+	p := &prober{target: target, opts: opts, dialer: target.dialer(opts.RootCAs), secrets: &client.Redactor{}, markers: newMarkers()}
 	p.tracer = client.Tracer{Secrets: p.secrets}
+	if target.Scheme != "https" && !target.Loopback && len(p.tokens()) > 0 {
+		return nil, ErrCleartextToken
+	}
 	for _, tok := range p.tokens() {
 		p.secrets.AddToken(tok)
 	}
@@ -146,7 +155,16 @@ func Run(ctx context.Context, target Target, opts Options) (*Report, error) {
 	p.slots = newBudget(sessions)
 	rep := &Report{Target: target.URL, Started: time.Now()}
 
+	reached, failed := p.reach()
+	if failed != nil {
+		p.finish(failed, nil)
+		rep.Results = append(rep.Results, *failed)
+		rep.Duration = time.Since(rep.Started)
+		return rep, ErrNotMCP
+	}
+	rep.Reached = reached
 	pre := p.runCheck(ctx, preflight)
+	reached.announced(pre)
 	rep.Results = append(rep.Results, *pre)
 	if pre.Verdict != Pass {
 		rep.Duration = time.Since(rep.Started)

@@ -1,7 +1,6 @@
 package probe
 
 import (
-	"crypto/rand"
 	"strconv"
 	"strings"
 
@@ -51,33 +50,10 @@ func runSE01(t *checkRun) outcome {
 	return t.unmet("answered %d: a missing session id gets 400 (Transports §2.5 item 2)", r.status()).with("400", r.actual()+" without Mcp-Session-Id")
 }
 
-// shapedLike returns a random id with the shape of id: each character
-// replaced by a random one of its class (digit, lower, upper), every other
-// character kept. A server that checks ids by shape cannot refuse it as
-// malformed; only a lookup can tell it is unknown.
-func shapedLike(id string) string {
-	const (
-		digits = "0123456789"
-		lower  = "abcdefghijklmnopqrstuvwxyz"
-		upper  = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	)
-	random := make([]byte, len(id))
-	rand.Read(random)
-	out := []byte(id)
-	for i, c := range out {
-		for _, class := range []string{digits, lower, upper} {
-			if strings.IndexByte(class, c) >= 0 {
-				out[i] = class[int(random[i])%len(class)]
-			}
-		}
-	}
-	return string(out)
-}
-
 // SE-02: an id shaped like the server's but never issued gets 404.
 var se02 = Check{ID: "SE-02", Level: Should, Source: "MCP Transports §Session 3", Rule: rule.SessionNotFound,
 	Line:     "Unknown session id refused",
-	Sends:    "a session request with an id shaped like an issued one but never issued",
+	Sends:    "a session request with a never-issued id shaped like two issued ones: only the characters where they differ are changed, each within its alphabet (hex stays hex), so a format check passes it",
 	Passes:   "404",
 	Sessions: 1, run: runSE02}
 
@@ -87,8 +63,11 @@ func runSE02(t *checkRun) outcome {
 		return *o
 	}
 	forged := *s
-	forged.id = shapedLike(s.id)
-	r, _ := t.sessionRequest("with an unknown id shaped like an issued one", &forged)
+	forged.id = forgeID(t.p.sampleID, s.id)
+	if forged.id == s.id || forged.id == t.p.sampleID {
+		return t.errored("the issued ids differ in no character of a usual alphabet: no unknown id to forge from them")
+	}
+	r, _ := t.sessionRequest("with an unknown id shaped like the issued ones", &forged)
 	if o := t.unjudgeable(r); o != nil {
 		return *o
 	}

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/json"
+	"encoding/pem"
+	"io"
+	"math/big"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// tlsRelay terminates TLS for mcp.example.test with a certificate of a
+// CA made here and relays the bytes to upstream unchanged; it returns its
+// port and the CA's PEM file.
+func tlsRelay(t *testing.T, upstream string) (port, caFile string) {
+	t.Helper()
+	caKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	caTmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "probe test CA"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		KeyUsage: x509.KeyUsageCertSign, BasicConstraintsValid: true, IsCA: true}
+	caDER, err := x509.CreateCertificate(rand.Reader, caTmpl, caTmpl, &caKey.PublicKey, caKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ca, _ := x509.ParseCertificate(caDER)
+	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	leafTmpl := &x509.Certificate{SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "mcp.example.test"},
+		DNSNames: []string{"mcp.example.test"}, NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
+	leafDER, err := x509.CreateCertificate(rand.Reader, leafTmpl, ca, &key.PublicKey, caKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	caFile = filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(caFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: caDER}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{leafDER}, PrivateKey: key}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			nc, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer nc.Close()
+				up, err := net.Dial("tcp", upstream)
+				if err != nil {
+					return
+				}
+				defer up.Close()
+				go io.Copy(up, nc)
+				io.Copy(nc, up)
+			}()
+		}
+	}()
+	_, port, _ = net.SplitHostPort(ln.Addr().String())
+	return port, caFile
+}
+
+// TestProbeOverHTTPS: -url https with -resolve and -cacert reaches the
+// endpoint through TLS and reports what it reached; without -cacert the
+// certificate is not trusted, a PRE-01 error, exit 2.
+func TestProbeOverHTTPS(t *testing.T) {
+	port, caFile := tlsRelay(t, permissiveServer(t))
+	url := "https://mcp.example.test:" + port + "/mcp"
+	resolve := "mcp.example.test:" + port + ":127.0.0.1"
+	stdout, stderr, code := rawmcp(t, "probe", "-url", url, "-resolve", resolve, "-cacert", caFile, "-only", "HO-02", "-json")
+	if code != exitFail {
+		t.Fatalf("exit status %d, want %d (the server serves a foreign Origin); stderr:\n%s", code, exitFail, stderr)
+	}
+	var doc struct {
+		Reached map[string]string `json:"reached"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for k, want := range map[string]string{"url": url, "address": "127.0.0.1:" + port, "tls_version": "TLS 1.3",
+		"certificate_subject": "CN=mcp.example.test", "certificate_issuer": "CN=probe test CA"} {
+		if doc.Reached[k] != want {
+			t.Errorf("reached.%s = %q, want %q", k, doc.Reached[k], want)
+		}
+	}
+
+	_, stderr, code = rawmcp(t, "probe", "-url", url, "-resolve", resolve, "-only", "HO-02")
+	want := `rawmcp probe: PRE-01: TLS with 127.0.0.1:` + port + ` for mcp.example.test failed: unknown authority: the certificate is signed by "CN=probe test CA", which neither the system roots nor -cacert trust`
+	if code != exitUsage || !strings.Contains(stderr, want) {
+		t.Errorf("without -cacert: exit status %d, stderr:\n%s\nwant %d and\n%s", code, stderr, exitUsage, want)
+	}
+}

@@ -1,0 +1,91 @@
+package probe_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"regexp"
+	"sync"
+
+	"rawmcp/wire/client/probe"
+)
+
+var deepParams = regexp.MustCompile(`,"params":\{"x":\[+\]+\}`)
+
+var jrFlaws = []flawCase{
+	{check: "JR-01", name: "a batch is served as its first message", want: probe.Fail, says: "a batch answered 200",
+		flaw: flaw{request: func(_ *flawProxy, r *proxied) []byte {
+			var batch []json.RawMessage
+			if bytes.HasPrefix(r.body, []byte("[")) && json.Unmarshal(r.body, &batch) == nil && len(batch) > 0 {
+				r.body = batch[0]
+			}
+			return nil
+		}}},
+	{check: "JR-02", name: "a null id is served", want: probe.Fail, says: "a null id is no request id",
+		flaw: flaw{request: func(_ *flawProxy, r *proxied) []byte {
+			r.body = bytes.Replace(r.body, []byte(`"id":null`), []byte(`"id":7`), 1)
+			return nil
+		}}},
+	{check: "JR-03", name: "answers are kept by id alone", want: probe.Fail, says: "belonged to another request with the same id", flaw: answersByID()},
+	{check: "JR-04", name: `a member "Method" is read as "method"`, want: probe.Fail, says: "ran \"Method\" as the method",
+		flaw: flaw{request: func(_ *flawProxy, r *proxied) []byte {
+			r.body = bytes.Replace(r.body, []byte(`"Method":`), []byte(`"method":`), 1)
+			return nil
+		}}},
+	{check: "JR-05", name: "of two method members the last wins", want: probe.Fail, says: "took the last of two method members",
+		flaw: flaw{request: func(_ *flawProxy, r *proxied) []byte {
+			r.body = bytes.Replace(r.body, []byte(`"method":"rawmcp-probe/no-such-method","method":"ping"`), []byte(`"method":"ping"`), 1)
+			return nil
+		}}},
+	{check: "JR-06", name: "an unsolicited response is answered with a body", want: probe.Fail, says: "a POSTed response gets 202",
+		flaw: flaw{request: func(_ *flawProxy, r *proxied) []byte {
+			if string(r.body) == `{"jsonrpc":"2.0","id":99,"result":{}}` {
+				return served(r.body)
+			}
+			return nil
+		}}},
+	{check: "JR-07", name: "a 10 000-deep document is served", want: probe.Fail, says: "was parsed and served",
+		flaw: flaw{request: func(_ *flawProxy, r *proxied) []byte {
+			r.body = deepParams.ReplaceAll(r.body, nil)
+			return nil
+		}}},
+	{check: "JR-08", name: "truncated JSON is completed and served", want: probe.Fail, says: "truncated JSON answered 200",
+		flaw: flaw{request: func(_ *flawProxy, r *proxied) []byte {
+			if bytes.HasSuffix(r.body, []byte(`"method":"pi`)) {
+				r.body = append(r.body, `ng"}`...)
+			}
+			return nil
+		}}},
+}
+
+// answersByID is a server that keeps the answer to each request id of a
+// session and hands it to the next request with that id: the first
+// request with id 1 is answered, every later one gets its answer.
+func answersByID() flaw {
+	type kept struct {
+		mu      sync.Mutex
+		answers map[string][]byte // session id and request id → answer
+	}
+	return flaw{request: func(p *flawProxy, r *proxied) []byte {
+		var msg struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if json.Unmarshal(r.body, &msg) != nil || string(msg.ID) != "1" {
+			return nil
+		}
+		k := stateOf[kept](p, "answers by id")
+		k.mu.Lock() // held while the first is answered, so every later one waits for it
+		defer k.mu.Unlock()
+		key := r.get("Mcp-Session-Id") + " 1"
+		if ans, ok := k.answers[key]; ok {
+			return ans
+		}
+		ans := p.forward(r.bytes())
+		if ans != nil {
+			if k.answers == nil {
+				k.answers = map[string][]byte{}
+			}
+			k.answers[key] = ans
+		}
+		return ans
+	}}
+}

@@ -1,0 +1,113 @@
+package probe_test
+
+import (
+	"bytes"
+	"net"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"rawmcp/wire/client/probe"
+)
+
+// requestID is the id at the start of a JSON-RPC request body.
+var requestID = regexp.MustCompile(`^\{"jsonrpc":"2.0","id":(\d+)`)
+
+var lfFlaws = []flawCase{
+	{check: "LF-01", name: "an 8 MiB body is read and served", want: probe.Fail, says: "read and served an 8 MiB body",
+		flaw: flaw{raw: func(_ *flawProxy, nc net.Conn, pending []byte) bool {
+			_, body, ok := bytes.Cut(pending, []byte("\r\n\r\n"))
+			n, _ := strconv.Atoi(field(pending, "Content-Length"))
+			if !ok || n <= 1<<20 {
+				return false
+			}
+			id := requestID.FindSubmatch(body)
+			if readBody(nc, n-len(body)) && id != nil {
+				nc.Write(served([]byte(`{"id":` + string(id[1]) + `}`)))
+			}
+			return true
+		}}},
+	{check: "LF-02", name: "CL+TE is framed by TE and the connection kept", want: probe.Fail, says: "answered the request smuggled behind the body", flaw: flaw{dechunk: true}},
+	{check: "LF-03", name: "conflicting Content-Length answered 400 and the connection kept", want: probe.Fail, says: "answered 400 but kept the connection open",
+		flaw: flaw{raw: func(_ *flawProxy, nc net.Conn, pending []byte) bool {
+			head, _, _ := bytes.Cut(pending, []byte("\r\n\r\n"))
+			if bytes.Count(bytes.ToLower(head), []byte("\r\ncontent-length:")) < 2 {
+				return false
+			}
+			nc.Write(answer("400 Bad Request", "application/json", `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"bad framing"}}`))
+			holdOpen(nc)
+			return true
+		}}},
+	{check: "LF-04", name: "a folded header line is unfolded and served", want: probe.Fail, says: "the folded line was taken as part of the header",
+		flaw: flaw{raw: func(p *flawProxy, nc net.Conn, pending []byte) bool {
+			if !bytes.Contains(pending, []byte("\r\n ")) {
+				return false
+			}
+			p.pipe(nc, bytes.ReplaceAll(pending, []byte("\r\n "), []byte(" ")))
+			return true
+		}}},
+	{check: "LF-05", name: "bare LF line ends are served", want: probe.Warn, says: "with bare LF line ends", // RFC 9112 allows it
+		flaw: flaw{raw: func(p *flawProxy, nc net.Conn, pending []byte) bool {
+			if !bytes.Contains(pending, []byte("\n")) || bytes.Contains(pending, []byte("\r\n")) {
+				return false
+			}
+			p.pipe(nc, bytes.ReplaceAll(pending, []byte("\n"), []byte("\r\n")))
+			return true
+		}}},
+	{check: "LF-06", name: "200 header fields are served", want: probe.Fail, says: "200 header fields: answered 200",
+		flaw: flaw{request: func(_ *flawProxy, r *proxied) []byte {
+			if len(r.header) > 100 {
+				var kept [][2]string
+				for _, h := range r.header {
+					if !strings.HasPrefix(h[0], "X-Probe-") {
+						kept = append(kept, h)
+					}
+				}
+				r.header = kept
+			}
+			return nil
+		}}},
+	{check: "LF-07", name: "a slow head is waited for without end", want: probe.Fail, says: "still open after 10s",
+		flaw: flaw{raw: func(_ *flawProxy, nc net.Conn, pending []byte) bool {
+			if bytes.Contains(pending, []byte("\n")) || len(pending) > 16<<10 {
+				return false
+			}
+			holdOpen(nc)
+			return true
+		}}},
+	{check: "LF-08", name: "the body of a refused POST is read as the next request", want: probe.Fail, says: "then answered the request inside the unread body",
+		flaw: flaw{response: func(p *flawProxy, r *proxied, ans []byte) []byte {
+			if r.method == "POST" && r.get("Accept") == "text/html" && bytes.HasPrefix(r.body, []byte("GET ")) {
+				return append(withoutField(ans, "Connection"), p.forward(r.body)...)
+			}
+			return ans
+		}}},
+}
+
+// readBody reads and drops n bytes of a body, as a server without a
+// size limit would.
+func readBody(nc net.Conn, n int) bool {
+	buf := make([]byte, 64<<10)
+	for n > 0 {
+		nc.SetReadDeadline(time.Now().Add(10 * time.Second))
+		m, err := nc.Read(buf)
+		n -= m
+		if err != nil {
+			return n <= 0
+		}
+	}
+	return true
+}
+
+// holdOpen keeps the connection, reading what comes, until the client
+// closes it (or far longer than any check waits).
+func holdOpen(nc net.Conn) {
+	buf := make([]byte, 4<<10)
+	nc.SetReadDeadline(time.Now().Add(30 * time.Second))
+	for {
+		if _, err := nc.Read(buf); err != nil {
+			return
+		}
+	}
+}
