@@ -52,7 +52,7 @@ func initializeAt(t *testing.T, e Endpoint, token string, extra ...[2]string) *h
 	c := client.New(addr)
 	defer c.Close()
 	req := client.Request{Method: "POST", Path: "/mcp", Header: append([][2]string{
-		{"Host", addr}, {"Accept", client.AcceptBoth}, {"Content-Type", contentJSON}, {"Authorization", "Bearer " + token},
+		{"Host", addr}, {"Accept", acceptBoth}, {"Content-Type", contentJSON}, {"Authorization", "Bearer " + token},
 	}, extra...), Body: []byte(initializeBody(1, mcp.ProtocolVersion))}
 	resp, err := c.Do(req.Bytes(), false)
 	if err != nil {
@@ -248,7 +248,7 @@ func TestServeTraceShortensLongBodies(t *testing.T) {
 	addr := strings.TrimSuffix(strings.TrimPrefix(e.URL, "http://"), "/mcp")
 	body := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("x", 16<<10-64) + `"}}`
 	c := client.New(addr)
-	req := client.Request{Method: "POST", Path: "/mcp", Header: [][2]string{{"Host", addr}, {"Accept", client.AcceptBoth}, {"Content-Type", contentJSON}, {"Authorization", "Bearer " + e.Token}}, Body: []byte(body)}
+	req := client.Request{Method: "POST", Path: "/mcp", Header: [][2]string{{"Host", addr}, {"Accept", acceptBoth}, {"Content-Type", contentJSON}, {"Authorization", "Bearer " + e.Token}}, Body: []byte(body)}
 	if _, err := c.Do(req.Bytes(), false); err != nil {
 		t.Fatal(err)
 	}

@@ -12,8 +12,10 @@ import (
 )
 
 // Header values as a 2025-11-25 client sends them (MCP 2025-11-25
-// Transports §2.1 item 2, §2.2 item 2), for the checks of the answers.
+// Transports §2.1 item 2, §2.2 item 2), for the checks of the answers and
+// the tests' hand-written requests.
 const (
+	acceptBoth  = client.AcceptBoth
 	acceptSSE   = client.AcceptSSE
 	contentJSON = client.ContentJSON
 )
