@@ -108,7 +108,7 @@ func TestReadStreamFailsWithoutAHead(t *testing.T) {
 		script func(net.Conn)
 		want   error
 	}{
-		{"a close before any byte is ErrClosed", func(net.Conn) {}, ErrClosed},
+		{"a close before any byte is ErrClosed", pieces(0), ErrClosed},
 		{"silence is the deadline", pieces(400 * time.Millisecond), os.ErrDeadlineExceeded},
 	}
 	for _, tt := range tests {
