@@ -99,6 +99,31 @@ func BenchmarkParse(b *testing.B) {
 	}
 }
 
+// BenchmarkAccepts is the POST's Accept check (T-P02) on the typical head:
+// two Accepts calls, one scan each, against one AcceptsBoth pass.
+func BenchmarkAccepts(b *testing.B) {
+	var req Request
+	if _, err := Parse([]byte(typicalPostHead), 0, DefaultLimits(), &req); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("Accepts_twice", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if !req.Accepts("application/json") || !req.Accepts("text/event-stream") {
+				b.Fatal("not acceptable")
+			}
+		}
+	})
+	b.Run("AcceptsBoth", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if okJSON, okSSE := req.AcceptsBoth("application/json", "text/event-stream"); !okJSON || !okSSE {
+				b.Fatal("not acceptable")
+			}
+		}
+	})
+}
+
 // BenchmarkParseByteAtATime is the slowloris shape: the head arrives one
 // byte per read. With scanned the total work stays linear in its length.
 func BenchmarkParseByteAtATime(b *testing.B) {

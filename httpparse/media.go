@@ -33,14 +33,52 @@ import "bytes"
 // goes", but the profile requires clients to list the types they take and
 // answers 406 (T-P02). A malformed mediaType admits nothing either.
 func (r *Request) Accepts(mediaType string) bool {
-	want := []byte(mediaType)
-	wantType, wantSub, wantParams, ok := parseMediaType(want)
-	if !ok {
-		return false
+	w := [1]acceptWant{newAcceptWant(mediaType)}
+	r.scanAccept(w[:])
+	return w[0].admitted()
+}
+
+// AcceptsBoth is Accepts for two media types at once, in one pass over the
+// Accept lines: the answer for each is what Accepts gives for it alone.
+func (r *Request) AcceptsBoth(a, b string) (okA, okB bool) {
+	w := [2]acceptWant{newAcceptWant(a), newAcceptWant(b)}
+	r.scanAccept(w[:])
+	return w[0].admitted(), w[1].admitted()
+}
+
+// acceptWant is one media type asked of the Accept list, and the most
+// specific range seen for it so far.
+type acceptWant struct {
+	typ, sub, params []byte
+	valid, found     bool
+	best             rangeRank
+	bestQ            int
+}
+
+func newAcceptWant(mediaType string) acceptWant {
+	var w acceptWant
+	w.typ, w.sub, w.params, w.valid = parseMediaType([]byte(mediaType))
+	return w
+}
+
+// consider lets one parsed range vote for w.
+func (w *acceptWant) consider(rg *acceptRange) {
+	if !w.valid || !rg.matches(w.typ, w.sub) || !rg.paramsIn(w.params) {
+		return
 	}
-	found := false
-	var best rangeRank
-	bestQ := 0
+	switch {
+	case !w.found || w.best.less(rg.rank):
+		w.found, w.best, w.bestQ = true, rg.rank, rg.q
+	case rg.rank == w.best:
+		w.bestQ = min(w.bestQ, rg.q)
+	}
+}
+
+func (w *acceptWant) admitted() bool { return w.found && w.bestQ > 0 }
+
+// scanAccept parses every range of every Accept line once and lets each
+// want consider it.
+func (r *Request) scanAccept(wants []acceptWant) {
 	for _, f := range r.Fields {
 		if !equalFold(f.Name, "accept") {
 			continue
@@ -48,18 +86,14 @@ func (r *Request) Accepts(mediaType string) bool {
 		for v := f.Value; len(v) > 0; {
 			var rg acceptRange
 			rg, v = nextAcceptRange(v)
-			if !rg.ok || !rg.matches(wantType, wantSub) || !rg.paramsIn(wantParams) {
+			if !rg.ok {
 				continue
 			}
-			switch {
-			case !found || best.less(rg.rank):
-				found, best, bestQ = true, rg.rank, rg.q
-			case rg.rank == best:
-				bestQ = min(bestQ, rg.q)
+			for i := range wants {
+				wants[i].consider(&rg)
 			}
 		}
 	}
-	return found && bestQ > 0
 }
 
 // ContentTypeIs reports whether a Content-Type value names mediaType

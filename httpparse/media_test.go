@@ -81,6 +81,22 @@ func TestAccepts(t *testing.T) {
 			if got := req.Accepts(c.mediaType); got != c.want {
 				t.Errorf("Accepts(%q) with Accept %q = %v, want %v", c.mediaType, c.accept, got, c.want)
 			}
+			// The same answer from the one-pass form, in either position,
+			// beside the other MCP type and beside itself.
+			other := jsonType
+			if c.mediaType == jsonType {
+				other = sseType
+			}
+			wantOther := req.Accepts(other)
+			if gotA, gotB := req.AcceptsBoth(c.mediaType, other); gotA != c.want || gotB != wantOther {
+				t.Errorf("AcceptsBoth(%q, %q) with Accept %q = %v, %v, want %v, %v", c.mediaType, other, c.accept, gotA, gotB, c.want, wantOther)
+			}
+			if gotA, gotB := req.AcceptsBoth(other, c.mediaType); gotA != wantOther || gotB != c.want {
+				t.Errorf("AcceptsBoth(%q, %q) with Accept %q = %v, %v, want %v, %v", other, c.mediaType, c.accept, gotA, gotB, wantOther, c.want)
+			}
+			if gotA, gotB := req.AcceptsBoth(c.mediaType, c.mediaType); gotA != c.want || gotB != c.want {
+				t.Errorf("AcceptsBoth(%q, %q) with Accept %q = %v, %v, want %v twice", c.mediaType, c.mediaType, c.accept, gotA, gotB, c.want)
+			}
 		})
 	}
 }
@@ -148,4 +164,30 @@ func TestParseQvalue(t *testing.T) {
 			t.Errorf("H-53/parseQvalue(%q) = %d, true; want false", v, got)
 		}
 	}
+}
+
+// FuzzAccepts checks, for any Accept lines and any two media types, that
+// the one-pass AcceptsBoth answers as Accepts does for each type alone, in
+// either order: the two wants never leak into each other. The seeds are
+// TestAccepts' values.
+func FuzzAccepts(f *testing.F) {
+	f.Add("application/json, text/event-stream", "", jsonType, sseType)
+	f.Add("*/*, application/json;q=0", "text/event-stream;q=0.5", jsonType, sseType)
+	f.Add("application/json;level=1;q=0, application/json", "", "application/json;level=1", jsonType)
+	f.Add(`text/plain;x="a,b", application/json`, "text/plain;Format=Flowed", `text/plain;format="flowed"`, "text/*")
+	f.Add("application/*;q=0, application/json", "*/*;q=0", jsonType, "application")
+	f.Fuzz(func(t *testing.T, line1, line2, a, b string) {
+		raw := "GET / HTTP/1.1\r\nHost: a\r\nAccept: " + line1 + "\r\nAccept: " + line2 + "\r\n\r\n"
+		var req Request
+		if _, err := Parse([]byte(raw), 0, DefaultLimits(), &req); err != nil {
+			return // lines the parser refuses never reach Accepts
+		}
+		wantA, wantB := req.Accepts(a), req.Accepts(b)
+		if gotA, gotB := req.AcceptsBoth(a, b); gotA != wantA || gotB != wantB {
+			t.Fatalf("AcceptsBoth(%q, %q) = %v, %v; Accepts gives %v, %v", a, b, gotA, gotB, wantA, wantB)
+		}
+		if gotB, gotA := req.AcceptsBoth(b, a); gotA != wantA || gotB != wantB {
+			t.Fatalf("AcceptsBoth(%q, %q) = %v, %v; Accepts gives %v, %v", b, a, gotB, gotA, wantB, wantA)
+		}
+	})
 }

@@ -634,12 +634,15 @@ func TestParseAllocs(t *testing.T) {
 		if _, err := Parse(raw, 0, lim, &req); err != nil {
 			t.Fatal(err)
 		}
+		if okJSON, okSSE := req.AcceptsBoth("application/json", "text/event-stream"); !okJSON || !okSSE {
+			t.Fatal("typical POST does not accept both types")
+		}
 		if !req.Accepts("application/json") || !ContentTypeIs(req.Fields[4].Value, "application/json") {
 			t.Fatal("typical POST not acceptable")
 		}
 	})
 	if allocs != 0 {
-		t.Errorf("Parse + Accepts + ContentTypeIs allocated %v times per run, want 0", allocs)
+		t.Errorf("Parse + AcceptsBoth + Accepts + ContentTypeIs allocated %v times per run, want 0", allocs)
 	}
 }
 

@@ -237,12 +237,12 @@ func TestAuthenticatePrincipalIsACopy(t *testing.T) {
 	}
 	rec.Scopes[0] = ScopeResourcesRead // the caller's slice, after Add
 	first, _ := p.Authenticate([]byte("Bearer "+tokAlice), true, "ping", t0)
-	first.Scopes[0] = ScopeResourcesRead
+	first.Scopes |= scopeResourcesReadBit
 	second, denial := p.Authenticate([]byte("Bearer "+tokAlice), true, "ping", t0)
 	if denial != nil {
 		t.Fatalf("Authenticate = %+v", denial)
 	}
-	if diff := cmp.Diff([]string{ScopeConnect}, second.Scopes); diff != "" {
+	if diff := cmp.Diff(scopeConnectBit, second.Scopes); diff != "" {
 		t.Errorf("A-11/Scopes (-want +got):\n%s", diff)
 	}
 }

@@ -12,7 +12,7 @@ func authorizeCases() []authCase {
 		return []fixture{{tokAlice, func(r *TokenRecord) { r.Scopes = s }}}
 	}
 	holding := func(s ...string) Principal {
-		return withPrincipal(func(pr *Principal) { pr.Scopes = s })
+		return withPrincipal(func(pr *Principal) { pr.Scopes = scopeSetOf(s) })
 	}
 	tenant := func(name string) []fixture {
 		return []fixture{{tokAlice, func(r *TokenRecord) { r.Tenant = name }}}
@@ -54,7 +54,7 @@ func authorizeCases() []authCase {
 			tokens: tenant("tenant-b"), want: inTenant("tenant-b"), denial: forbidden},
 		{name: "A-16/tenant refused before scope: no useless step-up", header: header, op: "resources/list", authorize: true,
 			tokens: []fixture{{tokAlice, func(r *TokenRecord) { r.Tenant, r.Scopes = "tenant-b", nil }}},
-			want:   withPrincipal(func(pr *Principal) { pr.Tenant, pr.Scopes = "tenant-b", nil }), denial: forbidden},
+			want:   withPrincipal(func(pr *Principal) { pr.Tenant, pr.Scopes = "tenant-b", 0 }), denial: forbidden},
 		{name: "A-16/tenant compares case-sensitively", header: header, op: "ping", authorize: true,
 			tokens: tenant("Tenant-A"), want: inTenant("Tenant-A"), denial: forbidden},
 	}

@@ -3,19 +3,58 @@ package policy
 import (
 	"bytes"
 	"crypto/sha256"
-	"slices"
+	"crypto/subtle"
 	"strings"
 	"time"
 )
 
 // Principal is the validated identity snapshot the session and MCP layers
 // receive (the profile: "a trusted, typed authorization decision"). It never
-// holds the token; Correlation is Correlate(token), for logs.
+// holds the token; Correlation is Correlate(token), for logs. Scopes holds
+// the scopes rawmcp knows that the token grants, by value: a caller that
+// changes its copy grants the next request nothing.
 type Principal struct {
 	Subject, Tenant string
 	Revision        uint64
-	Scopes          []string
+	Scopes          ScopeSet
 	Correlation     string
+}
+
+// ScopeSet is a set of the scopes rawmcp knows (ScopeConnect,
+// ScopeResourcesRead), one bit each; a token's other scopes grant nothing
+// here and are left out.
+type ScopeSet uint8
+
+const (
+	scopeConnectBit ScopeSet = 1 << iota
+	scopeResourcesReadBit
+)
+
+// scopeSetOf is the set of the known scopes among scopes.
+func scopeSetOf(scopes []string) ScopeSet {
+	var set ScopeSet
+	for _, s := range scopes {
+		switch s {
+		case ScopeConnect:
+			set |= scopeConnectBit
+		case ScopeResourcesRead:
+			set |= scopeResourcesReadBit
+		}
+	}
+	return set
+}
+
+// Remembered is what a connection keeps of the token it last presented: a
+// copy of the token and its row in the table, so the next request with the
+// same token finds the row by comparing bytes instead of hashing the token
+// again. It holds no decision: every request still runs every check on the
+// row (active, revoked, nbf, expiry, bindings, revision), and the scopes and
+// tenant are read from it afresh. The zero value remembers nothing. A
+// Remembered belongs to one connection; it is not safe for concurrent use.
+type Remembered struct {
+	p     *Policy
+	token []byte
+	entry *tokenEntry
 }
 
 // Denial is a refused request: the status, the WWW-Authenticate value to
@@ -90,6 +129,18 @@ const (
 // server's exactly (A-P04); the subject's current revision. Any failure
 // there is the same 401 invalid_token.
 func (p *Policy) Authenticate(authorization []byte, present bool, op string, now time.Time) (Principal, *Denial) {
+	return p.AuthenticateRemembered(nil, authorization, present, op, now)
+}
+
+// AuthenticateRemembered is Authenticate for a caller that keeps mem per
+// connection (nil: keep nothing). A token equal to the one mem holds, by a
+// constant-time comparison, is looked up through mem's row; any other
+// token is hashed and looked up afresh, and mem then remembers it if the
+// table knows it. A row, once in the table, stays the row of its token
+// (Add refuses duplicates, nothing removes one), so the row mem holds is
+// the one the digest would find; what can change in it (revocation, the
+// subject's revision) is read on every call.
+func (p *Policy) AuthenticateRemembered(mem *Remembered, authorization []byte, present bool, op string, now time.Time) (Principal, *Denial) {
 	scopes := requiredScopes(op)
 	if !present {
 		return Principal{}, &Denial{Status: statusUnauthorized, Challenge: p.challenge("", scopes), Reason: ReasonMissingToken, Detail: DetailAbsent}
@@ -105,31 +156,60 @@ func (p *Policy) Authenticate(authorization []byte, present bool, op string, now
 		return Principal{}, &Denial{Status: statusBadRequest, Challenge: p.challenge(errorInvalidRequest, scopes), Reason: ReasonMalformedAuthorization, Detail: detail}
 	}
 
-	digest := sha256.Sum256(token)
-	p.mu.RLock()
-	defer p.mu.RUnlock()
-	entry := p.byDigest[digest]
-	// The map is keyed by SHA-256 digests: the lookup compares digests,
-	// whose timing tells an attacker nothing about any stored token.
+	entry := mem.recall(p, token)
+	if entry == nil {
+		// The map is keyed by SHA-256 digests: the lookup compares digests,
+		// whose timing tells an attacker nothing about any stored token.
+		digest := sha256.Sum256(token)
+		p.mu.RLock()
+		entry = p.byDigest[digest]
+		p.mu.RUnlock()
+		mem.remember(p, token, entry)
+	}
 	if entry == nil {
 		return Principal{}, p.invalidToken(scopes, DetailUnknown)
 	}
+	p.mu.RLock()
+	defer p.mu.RUnlock()
 	rec := &entry.record
 	holder := Principal{
 		Subject:     rec.Subject,
 		Tenant:      rec.Tenant,
 		Revision:    rec.Revision,
-		Correlation: correlation(digest),
+		Correlation: entry.correlation,
 	}
 	if detail := p.tokenFault(entry, now); detail != "" {
 		d := p.invalidToken(scopes, detail)
 		if detail == DetailRevoked || detail == DetailRevision {
-			d.Holder = &holder
+			// A copy, so holder itself stays on the stack of every
+			// accepted request.
+			h := holder
+			d.Holder = &h
 		}
 		return Principal{}, d
 	}
-	holder.Scopes = slices.Clone(rec.Scopes)
+	holder.Scopes = entry.scopes
 	return holder, nil
+}
+
+// recall returns mem's row if token is the token mem holds, for p; else nil.
+func (mem *Remembered) recall(p *Policy, token []byte) *tokenEntry {
+	if mem == nil || mem.p != p || subtle.ConstantTimeCompare(mem.token, token) != 1 {
+		return nil
+	}
+	return mem.entry
+}
+
+// remember keeps token and its row. A token the table does not know is not
+// kept (mem keeps what it had): a connection holds at most a copy of a
+// token some record was minted for, never bytes a client made up. The copy
+// reuses mem's buffer, so a connection that keeps presenting tokens of one
+// length allocates once.
+func (mem *Remembered) remember(p *Policy, token []byte, entry *tokenEntry) {
+	if mem == nil || entry == nil {
+		return
+	}
+	mem.p, mem.entry, mem.token = p, entry, append(mem.token[:0], token...)
 }
 
 // tokenFault returns the first failed check of Figure 2's token steps, or
@@ -221,10 +301,8 @@ func (p *Policy) Authorize(pr Principal, op string) *Denial {
 		return &Denial{Status: statusForbidden, Reason: ReasonTenantForbidden, Detail: DetailTenant}
 	}
 	scopes := requiredScopes(op)
-	for _, scope := range scopes {
-		if !slices.Contains(pr.Scopes, scope) {
-			return &Denial{Status: statusForbidden, Challenge: p.challenge(errorInsufficientScope, scopes), Reason: ReasonInsufficientScope, Detail: DetailScope}
-		}
+	if need := scopeSetOf(scopes); pr.Scopes&need != need {
+		return &Denial{Status: statusForbidden, Challenge: p.challenge(errorInsufficientScope, scopes), Reason: ReasonInsufficientScope, Detail: DetailScope}
 	}
 	return nil
 }

@@ -79,7 +79,10 @@
 // token. Principals carry Correlate(token), the
 // first 8 hex digits of that digest, instead of the token. Errors, Reasons
 // and Details are constants, so nothing this package returns can echo a
-// token (A-33, A-P07).
+// token (A-33, A-P07). The one copy of a token outside the request bytes is
+// a connection's Remembered: the token that connection itself presented
+// last, kept only if the table knows it, compared in constant time, never
+// returned or logged.
 //
 // # Not RFC 9728 conformance
 //

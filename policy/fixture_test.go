@@ -82,14 +82,13 @@ var alicePrincipal = Principal{
 	Subject:     "alice",
 	Tenant:      "tenant-a",
 	Revision:    7,
-	Scopes:      []string{ScopeConnect, ScopeResourcesRead},
+	Scopes:      scopeConnectBit | scopeResourcesReadBit,
 	Correlation: "c1c639dc", // first 8 hex digits of SHA-256("tok-alice-3fQ9zW7pLr")
 }
 
 // withPrincipal returns alicePrincipal changed by edit.
 func withPrincipal(edit func(*Principal)) Principal {
 	pr := alicePrincipal
-	pr.Scopes = append([]string(nil), pr.Scopes...)
 	edit(&pr)
 	return pr
 }
@@ -102,7 +101,7 @@ func invalidToken(detail string) *Denial {
 // (Denial.Holder: the holder's sessions end; no scopes, it grants nothing).
 func heldBy(detail string, holder Principal) *Denial {
 	d := invalidToken(detail)
-	holder.Scopes = nil
+	holder.Scopes = 0
 	d.Holder = &holder
 	return d
 }

@@ -22,6 +22,8 @@ var (
 // exactly when it is Bearer but not `Bearer 1*SP one-word`, or 401
 // invalid_token; every denial is drawn from the constant challenges,
 // reasons and details, so no input byte can reach the response (A-P07).
+// A connection that presented the registered token before gets the same
+// answer through its Remembered as without one.
 func FuzzAuthenticate(f *testing.F) {
 	for _, c := range authorizationSyntaxCases() {
 		f.Add([]byte(c.header))
@@ -33,6 +35,17 @@ func FuzzAuthenticate(f *testing.F) {
 	syntaxDetails := map[string]bool{DetailEmptyToken: true, DetailExtraWords: true}
 	f.Fuzz(func(t *testing.T, header []byte) {
 		pr, denial := p.Authenticate(header, true, "ping", t0)
+		var mem Remembered
+		if _, d := p.AuthenticateRemembered(&mem, []byte("Bearer "+tokAlice), true, "ping", t0); d != nil {
+			t.Fatalf("warming the memory: %+v", d)
+		}
+		memPr, memDenial := p.AuthenticateRemembered(&mem, header, true, "ping", t0)
+		if diff := cmp.Diff(pr, memPr); diff != "" {
+			t.Fatalf("%q: Principal with a warm memory (-without +with):\n%s", header, diff)
+		}
+		if diff := cmp.Diff(denial, memDenial); diff != "" {
+			t.Fatalf("%q: Denial with a warm memory (-without +with):\n%s", header, diff)
+		}
 		bearer, wellFormed := schemeOracle.Match(header), bearerOracle.Match(header)
 		switch {
 		case denial == nil:

@@ -28,8 +28,10 @@ type TokenRecord struct {
 // tokenEntry is one row of the token table, found by the token's SHA-256
 // digest; it never holds the token.
 type tokenEntry struct {
-	record  TokenRecord
-	revoked bool
+	record      TokenRecord
+	revoked     bool
+	scopes      ScopeSet // the known scopes of record.Scopes, which never change
+	correlation string   // Correlate(token), computed once here for every request's Principal
 }
 
 // Add puts a token into the table under SHA-256(token). SHA-256 here only
@@ -53,7 +55,7 @@ func (p *Policy) Add(token string, rec TokenRecord) error {
 	if _, dup := p.byID[rec.TokenID]; dup {
 		return &FieldError{Err: ErrDuplicateRecord, Field: fieldTokenID}
 	}
-	entry := &tokenEntry{record: rec}
+	entry := &tokenEntry{record: rec, scopes: scopeSetOf(rec.Scopes), correlation: correlation(digest)}
 	p.byDigest[digest] = entry
 	p.byID[rec.TokenID] = entry
 	p.revisions[rec.Subject] = max(p.revisions[rec.Subject], rec.Revision)

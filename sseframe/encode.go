@@ -1,6 +1,7 @@
 package sseframe
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -126,6 +127,38 @@ func AppendEvent(dst []byte, ev Event) ([]byte, error) {
 			break
 		}
 		rest = after
+	}
+	return append(dst, '\n'), nil
+}
+
+// AppendMessage is AppendEvent for an event of an id and data alone, both
+// as bytes: a POST's answer is framed from the buffer it was written in,
+// without being copied into a string first. It writes and refuses exactly
+// what AppendEvent does for Event{ID: string(id), Data: string(data)}.
+func AppendMessage(dst, id, data []byte) ([]byte, error) {
+	if len(id) > 0 && !ValidID(id) {
+		return dst, ErrInvalidID
+	}
+	if bytes.IndexByte(data, '\r') >= 0 || bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
+		return dst, ErrInvalidData
+	}
+	if len(id) > 0 {
+		dst = append(dst, "id: "...)
+		dst = append(dst, id...)
+		dst = append(dst, '\n')
+	}
+	for {
+		line, after, more := bytes.Cut(data, []byte("\n"))
+		dst = append(dst, "data:"...)
+		if len(line) > 0 {
+			dst = append(dst, ' ')
+			dst = append(dst, line...)
+		}
+		dst = append(dst, '\n')
+		if !more {
+			break
+		}
+		data = after
 	}
 	return append(dst, '\n'), nil
 }

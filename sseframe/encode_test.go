@@ -227,3 +227,42 @@ func BenchmarkAppendEvent(b *testing.B) {
 	}
 	b.SetBytes(int64(len(dst)))
 }
+
+// TestAppendMessage: the bytes form writes and refuses what AppendEvent
+// does for the same id and data, after what dst holds, and allocates
+// nothing in a buffer that has room.
+func TestAppendMessage(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		id, data string
+		want     string
+		err      error
+	}{
+		{"S-P02/id and one data line", "p1-2", `{"a":1}`, "id: p1-2\ndata: {\"a\":1}\n\n", nil},
+		{"S-P02/no id: no id line", "", "x", "data: x\n\n", nil},
+		{"S-P02/LF splits data lines", "1", "a\nb", "id: 1\ndata: a\ndata: b\n\n", nil},
+		{"S-15/empty data is one empty data line", "1", "", "id: 1\ndata:\n\n", nil},
+		{"S-P01/id with a space refused", "a b", "x", "", ErrInvalidID},
+		{"S-P01/id of 129 bytes refused", strings.Repeat("i", MaxIDLen+1), "x", "", ErrInvalidID},
+		{"S-P01/id of 128 bytes taken", strings.Repeat("i", MaxIDLen), "x", "id: " + strings.Repeat("i", MaxIDLen) + "\ndata: x\n\n", nil},
+		{"S-P02/CR in data refused", "1", "a\rb", "", ErrInvalidData},
+		{"S-P02/NUL in data refused", "1", "a\x00b", "", ErrInvalidData},
+		{"S-P02/invalid UTF-8 in data refused", "1", "a\xffb", "", ErrInvalidData},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := AppendMessage([]byte("> "), []byte(c.id), []byte(c.data))
+			if err != c.err || string(got) != "> "+c.want {
+				t.Errorf("AppendMessage(%q, %q) = %q, %v; want %q, %v", c.id, c.data, got, err, "> "+c.want, c.err)
+			}
+			wantEvent, errEvent := AppendEvent([]byte("> "), Event{ID: c.id, Data: c.data})
+			if errEvent != err || string(wantEvent) != string(got) {
+				t.Errorf("AppendEvent gives %q, %v", wantEvent, errEvent)
+			}
+		})
+	}
+	dst := make([]byte, 0, 256)
+	id, data := []byte("p1-2"), []byte(`{"jsonrpc":"2.0","id":1,"result":{}}`)
+	if allocs := testing.AllocsPerRun(100, func() { dst, _ = AppendMessage(dst[:0], id, data) }); allocs != 0 {
+		t.Errorf("AppendMessage allocated %v times per run, want 0", allocs)
+	}
+}

@@ -15,7 +15,9 @@ import (
 // events the profile's rules allow (checked against an oracle written from
 // the rules), and for every event it accepts, Decode reads its bytes back
 // to exactly that one event, even under the tightest limits and with CRLF
-// line ends. So the encoder never emits bytes the decoder rejects.
+// line ends. So the encoder never emits bytes the decoder rejects. An event
+// of id and data alone also goes through AppendMessage, which must write or
+// refuse it byte for byte as AppendEvent does.
 func FuzzSSE(f *testing.F) {
 	for _, tc := range roundTripCases {
 		f.Add(tc.ev.ID, tc.ev.Type, tc.ev.Data, tc.ev.Retry)
@@ -26,6 +28,12 @@ func FuzzSSE(f *testing.F) {
 	f.Fuzz(func(t *testing.T, id, typ, data string, retry int) {
 		ev := Event{ID: id, Type: typ, Data: data, Retry: retry}
 		wire, err := AppendEvent(nil, ev)
+		if typ == "" && retry == 0 {
+			msg, msgErr := AppendMessage([]byte("x"), []byte(id), []byte(data))
+			if msgErr != err || err == nil && string(msg) != "x"+string(wire) || err != nil && string(msg) != "x" {
+				t.Fatalf("AppendMessage(%q, %q) = %q, %v; AppendEvent: %q, %v", id, data, msg, msgErr, wire, err)
+			}
+		}
 		if allowed := eventAllowed(ev); (err == nil) != allowed {
 			t.Fatalf("AppendEvent(%#v) error = %v, the rules allow it: %v", ev, err, allowed)
 		}

@@ -76,11 +76,14 @@ func newIdentity(random io.Reader) (id, handle string, err error) {
 }
 
 func formatEventID(kind byte, handle string, seq uint64) string {
-	buf := make([]byte, 0, maxEventIDLen)
-	buf = append(buf, kind)
-	buf = append(buf, handle...)
-	buf = append(buf, '-')
-	return string(strconv.AppendUint(buf, seq, 10))
+	return string(appendEventID(make([]byte, 0, maxEventIDLen), kind, handle, seq))
+}
+
+func appendEventID(dst []byte, kind byte, handle string, seq uint64) []byte {
+	dst = append(dst, kind)
+	dst = append(dst, handle...)
+	dst = append(dst, '-')
+	return strconv.AppendUint(dst, seq, 10)
 }
 
 // eventID is a parsed event id.

@@ -199,3 +199,43 @@ func TestParseEventID(t *testing.T) {
 		})
 	}
 }
+
+// TestAppendPostEventID: the id goes after what dst holds; a refused
+// lookup leaves dst as it was.
+func TestAppendPostEventID(t *testing.T) {
+	tab := newTestTable(Config{})
+	id := mustCreate(t, tab, alice, []byte("n1"))
+	got, err := tab.AppendPostEventID([]byte("id: "), id, alice, t0)
+	if want := "id: p" + firstHandle + "-1"; err != nil || string(got) != want {
+		t.Errorf("T-P11/AppendPostEventID = (%q, %v), want (%q, nil)", got, err, want)
+	}
+	got, err = tab.AppendPostEventID([]byte("id: "), id, bob, t0)
+	if !errors.Is(err, ErrNotFound) || string(got) != "id: " {
+		t.Errorf("T-43/another owner: AppendPostEventID = (%q, %v), want (%q, ErrNotFound)", got, err, "id: ")
+	}
+}
+
+// TestWarmPathAllocs: what the server asks of the table on every POST of
+// a live session allocates nothing.
+func TestWarmPathAllocs(t *testing.T) {
+	tab := newTestTable(Config{})
+	id := mustCreate(t, tab, alice, []byte("n1"))
+	if _, err := tab.Step(id, alice, InputInitialized, t0); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 0, maxEventIDLen)
+	allocs := testing.AllocsPerRun(100, func() {
+		if _, err := tab.Check(id, alice, t0); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tab.Step(id, alice, InputRequest, t0); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tab.AppendPostEventID(buf[:0], id, alice, t0); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("Check + Step + AppendPostEventID allocated %v times per run, want 0", allocs)
+	}
+}

@@ -249,13 +249,21 @@ func (t *Table) Check(id string, owner Owner, now time.Time) (Phase, error) {
 // stream of the session, with Step's lookup rules and no transition. Such
 // ids are never valid cursors: POST streams are not resumable here.
 func (t *Table) PostEventID(id string, owner Owner, now time.Time) (string, error) {
+	b, err := t.AppendPostEventID(nil, id, owner, now)
+	return string(b), err
+}
+
+// AppendPostEventID is PostEventID appending the id to dst, so a caller
+// that frames the event into its own buffer allocates nothing; on error dst
+// comes back unchanged.
+func (t *Table) AppendPostEventID(dst []byte, id string, owner Owner, now time.Time) ([]byte, error) {
 	t.mu.Lock()
 	defer t.unlock()
 	s, err := t.live(id, owner, now)
 	if err != nil {
-		return "", err
+		return dst, err
 	}
-	return formatEventID(postStreamKind, s.handle, s.nextSeq()), nil
+	return appendEventID(dst, postStreamKind, s.handle, s.nextSeq()), nil
 }
 
 // End ends the session id names if it is live and bound to exactly owner,

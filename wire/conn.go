@@ -23,6 +23,8 @@ type conn struct {
 	// reqEnd is where the request being answered ends in the buffer, once
 	// its head is parsed (OnExchange shows those bytes).
 	reqEnd int
+	// mem is what the route keeps of this connection's requests.
+	mem memory
 }
 
 // requestSpace is what a request in progress needs, pooled so that an idle
@@ -31,6 +33,7 @@ type requestSpace struct {
 	buf   []byte
 	req   httpparse.Request
 	event []byte // an SSE answer's body, before it is copied into out
+	reply []byte // what wire/mcp writes an answer's message into (mcp.Call.Out)
 	out   []byte
 }
 
@@ -155,7 +158,11 @@ func (c *conn) decide(req *httpparse.Request, headLen int) response {
 		}
 		return response{}
 	}
-	d := s.route.decide(req, h.next, body, now)
+	// The reply buffer is the pooled space's, lent to the route for this
+	// request only: an idle connection holds none.
+	c.mem.out = c.sock.space.reply
+	d := s.route.decide(req, h.next, body, now, &c.mem)
+	c.sock.space.reply, c.mem.out = c.mem.out, nil
 	if d.opened.id != "" {
 		s.sessionOpened(c.id, d.opened.id, d.opened.by)
 	}

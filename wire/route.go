@@ -77,11 +77,23 @@ type openedSession struct {
 	by policy.Principal
 }
 
+// memory is what a connection keeps for the route between its requests,
+// to save work, never a decision: the token it presented last and its
+// policy row (every check on the row still runs per request), the session
+// id it named last as a string, and, lent by the connection for one
+// request, the buffer wire/mcp writes an answer into.
+type memory struct {
+	token     policy.Remembered
+	sessionID string
+	out       []byte
+}
+
 // exchange is one request on its way through the receive order.
 type exchange struct {
 	r   *router
 	req *httpparse.Request
 	now time.Time
+	mem *memory
 }
 
 // decideHead walks the receive order of T-P14, numbered as in the README's
@@ -129,7 +141,7 @@ func (r *router) decideHead(req *httpparse.Request) headDecision {
 	switch next {
 	case targetPOST:
 		// 6. Accept, then Content-Type.
-		if !req.Accepts(contentTypeJSON) || !req.Accepts(contentTypeSSE) {
+		if okJSON, okSSE := req.AcceptsBoth(contentTypeJSON, contentTypeSSE); !okJSON || !okSSE {
 			return refused(refuse(406, rule.AcceptBothTypes))
 		}
 		if ct, ok := req.Get(httpparse.SingletonContentType); !ok || !httpparse.ContentTypeIs(ct, contentTypeJSON) {
@@ -152,9 +164,9 @@ func (r *router) decideHead(req *httpparse.Request) headDecision {
 }
 
 // decide walks the rest of the receive order for a head that decideHead
-// sent to next, with its whole body.
-func (r *router) decide(req *httpparse.Request, next target, body []byte, now time.Time) decision {
-	x := exchange{r: r, req: req, now: now}
+// sent to next, with its whole body, and the connection's memory.
+func (r *router) decide(req *httpparse.Request, next target, body []byte, now time.Time, mem *memory) decision {
+	x := exchange{r: r, req: req, now: now, mem: mem}
 	switch next {
 	case targetPOST:
 		return x.post(body)
@@ -205,7 +217,10 @@ func (x *exchange) post(body []byte) decision {
 		return refused(denialResponse(d))
 	}
 	// 13. Dispatch.
-	reply := x.r.mcp.Post(mcp.Call{Msg: msg, SessionID: string(sessionID), Owner: owner, Now: x.now})
+	reply := x.r.mcp.Post(mcp.Call{Msg: msg, SessionID: x.sessionKey(sessionID), Owner: owner, Now: x.now, Out: x.mem.out})
+	if reply.Out != nil {
+		x.mem.out = reply.Out[:0]
+	}
 	answer, events := replyResponse(reply)
 	return decision{answer: answer, stream: events, opened: openedSession{id: reply.SessionID, by: principal}}
 }
@@ -278,7 +293,7 @@ func (x *exchange) sessionRequest(op string) (id string, owner state.Owner, r re
 	if d := x.r.policy.Authorize(principal, op); d != nil {
 		return "", owner, denialResponse(d), false
 	}
-	return string(sid), owner, response{}, true
+	return x.sessionKey(sid), owner, response{}, true
 }
 
 // get runs the shared steps, the Last-Event-ID checks and then answers the
@@ -336,11 +351,23 @@ func (x *exchange) checkSession(id []byte, present bool, owner state.Owner) (sta
 	if !state.ValidSessionID(id) {
 		return state.PhaseClosed, refuse(400, rule.SessionIDSyntax), false
 	}
-	phase, err := x.r.sessions.Check(string(id), owner, x.now)
+	phase, err := x.r.sessions.Check(x.sessionKey(id), owner, x.now)
 	if err != nil {
 		return state.PhaseClosed, sessionNotFound, false
 	}
 	return phase, response{}, true
+}
+
+// sessionKey is a checked session id as the string the session table takes:
+// the one this connection named last when the bytes are the same, so a
+// keep-alive connection of one session converts it once. Only ids that
+// passed state.ValidSessionID come here (or "" for none), so a connection
+// holds at most one id's length.
+func (x *exchange) sessionKey(id []byte) string {
+	if string(id) != x.mem.sessionID {
+		x.mem.sessionID = string(id)
+	}
+	return x.mem.sessionID
 }
 
 // authenticate is the bearer step; it runs on every /mcp request. A
@@ -349,7 +376,7 @@ func (x *exchange) checkSession(id []byte, present bool, owner state.Owner) (sta
 // closed now instead of living out its TTL.
 func (x *exchange) authenticate(op string) (policy.Principal, *policy.Denial) {
 	authz, present := x.req.Get(httpparse.SingletonAuthorization)
-	p, d := x.r.policy.Authenticate(authz, present, op, x.now)
+	p, d := x.r.policy.AuthenticateRemembered(&x.mem.token, authz, present, op, x.now)
 	if d != nil && d.Holder != nil {
 		if sid, ok := x.req.Get(httpparse.SingletonSessionID); ok && state.ValidSessionID(sid) {
 			how := state.EndRevoked

@@ -110,7 +110,7 @@ func walkRoute(t *testing.T, s *Server, raw string, headers map[string]string) r
 		if len(raw) != headLen+h.bodyLen {
 			t.Fatalf("the case's body is %d bytes, the route asks for %d", len(raw)-headLen, h.bodyLen)
 		}
-		d := s.route.decide(&req, h.next, []byte(raw[headLen:]), routeNow)
+		d := s.route.decide(&req, h.next, []byte(raw[headLen:]), routeNow, &memory{})
 		got.opened = d.opened.id
 		resp = d.answer
 		if d.stream.kind != streamNone {

@@ -13,7 +13,7 @@ import (
 type stream struct {
 	kind streamKind
 	// A POST's answer: one event holding the message.
-	eventID string
+	eventID []byte
 	message []byte
 	// A GET's event set: the priming event with its retry, then the
 	// batch's notifications, each with its own id.
@@ -33,7 +33,7 @@ const (
 // refuses, and nothing is to be sent.
 func appendStream(dst []byte, s *stream) ([]byte, error) {
 	if s.kind == streamEvent {
-		return sseframe.AppendEvent(dst, sseframe.Event{ID: s.eventID, Data: string(s.message)})
+		return sseframe.AppendMessage(dst, s.eventID, s.message)
 	}
 	body, err := sseframe.AppendEvent(dst, sseframe.Event{ID: s.batch.PrimingID, Retry: int(s.retry / time.Millisecond)})
 	for _, ev := range s.batch.Events {

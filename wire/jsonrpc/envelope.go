@@ -30,21 +30,55 @@ func (k Kind) String() string {
 // ID is a request id kept as its JSON token: a string with its quotes and escapes as
 // received, or the digits of an integer. A response then echoes exactly the bytes the
 // client sent (T-62, T-63), and ids compare with ==, the string "1" differing from the
-// integer 1. The zero ID means "absent".
+// integer 1. The zero ID means "absent". A token of up to idInline bytes (every integer id,
+// and the short strings clients use) is held inside the ID, so decoding a request does not
+// allocate for its id; a longer one is a string.
 type ID struct {
-	raw string
+	n     uint8 // length of an inline token; 0 for a long one or none
+	short [idInline]byte
+	long  string
 }
 
-func (id ID) IsZero() bool { return id.raw == "" }
+// idInline fits any int64 ("-9223372036854775808" is 20 bytes) with room to spare.
+const idInline = 23
 
-// Raw returns the JSON token, ready to be written as the value of "id".
-func (id ID) Raw() string { return id.raw }
+func newID(raw []byte) ID {
+	var id ID
+	if len(raw) <= idInline {
+		id.n = uint8(copy(id.short[:], raw))
+	} else {
+		id.long = string(raw)
+	}
+	return id
+}
+
+func (id ID) IsZero() bool { return id.n == 0 && id.long == "" }
+
+// Raw returns the JSON token, ready to be written as the value of "id". AppendRaw writes it
+// without making a string.
+func (id ID) Raw() string { return string(id.AppendRaw(nil)) }
+
+// AppendRaw appends the JSON token to dst.
+func (id ID) AppendRaw(dst []byte) []byte {
+	if id.n > 0 {
+		return append(dst, id.short[:id.n]...)
+	}
+	return append(dst, id.long...)
+}
+
+// Len is the length of the JSON token.
+func (id ID) Len() int {
+	if id.n > 0 {
+		return int(id.n)
+	}
+	return len(id.long)
+}
 
 // IntID returns the integer id n.
-func IntID(n int64) ID { return ID{raw: strconv.FormatInt(n, 10)} }
+func IntID(n int64) ID { return newID(strconv.AppendInt(nil, n, 10)) }
 
 // StringID returns the string id s (invalid UTF-8 in s is written as U+FFFD).
-func StringID(s string) ID { return ID{raw: string(AppendString(nil, s))} }
+func StringID(s string) ID { return newID(AppendString(nil, s)) }
 
 // Message is one decoded JSON-RPC message. Params, Result and Error are raw JSON that alias
 // the decoded bytes: copy them before reusing the buffer.
@@ -158,7 +192,7 @@ func (env *envelope) message(data []byte, start int) (Message, error) {
 		msg.ID = id
 	}
 	if env.method.present() {
-		method, ok := StringValue(value(env.method))
+		method, ok := methodName(value(env.method))
 		if !ok {
 			return Message{}, ErrBadMethod.at(env.method.start)
 		}
@@ -197,6 +231,31 @@ func (env *envelope) message(data []byte, start int) (Message, error) {
 	return msg, nil
 }
 
+// knownMethods are the method names of MCP 2025-11-25 (schema: the client's requests and
+// notifications). A request names one of them as a plain string, which methodName
+// returns as this constant instead of copying it out of the buffer.
+var knownMethods = [...]string{
+	"initialize", "ping", "notifications/initialized", "notifications/cancelled",
+	"notifications/progress", "notifications/roots/list_changed",
+	"resources/list", "resources/templates/list", "resources/read", "resources/subscribe",
+	"resources/unsubscribe", "prompts/list", "prompts/get", "tools/list", "tools/call",
+	"logging/setLevel", "completion/complete",
+}
+
+// methodName is StringValue for the method member: a known name written without escapes
+// comes back as its constant, with no allocation; any other string is copied.
+func methodName(raw []byte) (string, bool) {
+	if raw[0] == '"' { // a checked string token: its last byte is the closing quote
+		contents := raw[1 : len(raw)-1]
+		for _, m := range knownMethods {
+			if string(contents) == m {
+				return m, true
+			}
+		}
+	}
+	return StringValue(raw)
+}
+
 // parseID accepts the two id types of the MCP schema (RequestId: string | integer).
 //
 //	id = string / [ "-" ] int      ; no frac, no exp, within int64
@@ -204,7 +263,7 @@ func parseID(raw []byte) (ID, bool) {
 	if raw[0] != '"' && !isInt64Token(raw) {
 		return ID{}, false
 	}
-	return ID{raw: string(raw)}, true
+	return newID(raw), true
 }
 
 // isInt64Token reports whether a checked JSON value is an integer token within int64:

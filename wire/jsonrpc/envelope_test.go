@@ -41,11 +41,11 @@ var decodeCases = []decodeCase{
 
 	// Ids (T-61).
 	{name: "T-61/string id kept with its escapes", input: `{"jsonrpc":"2.0","id":"a\u0062","method":"m"}`,
-		want: Message{Kind: KindRequest, ID: ID{raw: `"a\u0062"`}, Method: "m"}},
+		want: Message{Kind: KindRequest, ID: newID([]byte(`"a\u0062"`)), Method: "m"}},
 	{name: "T-61/empty string id", input: `{"jsonrpc":"2.0","id":"","method":"m"}`,
 		want: Message{Kind: KindRequest, ID: StringID(""), Method: "m"}},
 	{name: "T-61/id -0 is an integer", input: `{"jsonrpc":"2.0","id":-0,"method":"m"}`,
-		want: Message{Kind: KindRequest, ID: ID{raw: "-0"}, Method: "m"}},
+		want: Message{Kind: KindRequest, ID: newID([]byte("-0")), Method: "m"}},
 	{name: "T-61/largest int64 id", input: `{"jsonrpc":"2.0","id":9223372036854775807,"method":"m"}`,
 		want: Message{Kind: KindRequest, ID: IntID(9223372036854775807), Method: "m"}},
 	{name: "T-61/smallest int64 id", input: `{"jsonrpc":"2.0","id":-9223372036854775808,"method":"m"}`,
@@ -130,8 +130,13 @@ func TestDecodeAllocations(t *testing.T) {
 		body string
 		want float64
 	}{
-		{pingBody, 1},       // the method string ("7" is a one-byte string the runtime interns)
-		{initializeBody, 1}, // the method string; params alias the body
+		{pingBody, 0},       // a known method is its constant, the id is held inline
+		{initializeBody, 0}, // params alias the body
+		{`{"jsonrpc":"2.0","id":123456789,"method":"resources/list"}`, 0},
+		{`{"jsonrpc":"2.0","id":1234,"method":"x/unknown"}`, 1},                // an unknown method is copied
+		{`{"jsonrpc":"2.0","id":1234,"method":"p\u0069ng"}`, 1},                // so is a known one written with an escape
+		{`{"jsonrpc":"2.0","id":"abcdefghijklmnopqrstuv","method":"ping"}`, 1}, // an id token past idInline (24 bytes) is a string
+		{`{"jsonrpc":"2.0","id":"abcdefghijklmnopqrstu","method":"ping"}`, 0},
 	}
 	for _, tc := range tests {
 		data := []byte(tc.body)

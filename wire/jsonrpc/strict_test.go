@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"strconv"
 	"strings"
@@ -278,6 +279,44 @@ func TestCheckStrictAllocations(t *testing.T) {
 		if allocs := testing.AllocsPerRun(100, func() { _ = CheckStrict(data, MaxDepth) }); allocs != 0 {
 			t.Errorf("CheckStrict(%.20q...) allocates %v times, want 0", body, allocs)
 		}
+	}
+}
+
+// TestCheckStrictScratchReuse: the pooled scratch carries nothing from one body to the
+// next. A body refused inside an object that outgrew pairwise comparison leaves names in
+// its set; the same names in the next body are no duplicates. A body refused inside
+// objects leaves a name count; the next body still checks without allocating.
+func TestCheckStrictScratchReuse(t *testing.T) {
+	var names strings.Builder
+	for k := range pairwiseNameLimit + 4 {
+		fmt.Fprintf(&names, `"a%d":1,`, k)
+	}
+	refusedBig := []byte(`{"x":{` + names.String() + `"z":}}`)
+	acceptedBig := []byte(`{"x":{` + names.String() + `"z":1}}`)
+	// 15 names in each of two open objects, then one more: a name count just under
+	// inlineNames when the body is refused.
+	var fifteen strings.Builder
+	for k := range pairwiseNameLimit - 1 {
+		fmt.Fprintf(&fifteen, `"n%d":1,`, k)
+	}
+	refusedSmall := []byte(`{` + fifteen.String() + `"o":{` + fifteen.String() + `"c":}}`)
+	for range 10 {
+		if err := CheckStrict(refusedBig, MaxDepth); err == nil {
+			t.Fatal("refused body accepted")
+		}
+		if err := CheckStrict(acceptedBig, MaxDepth); err != nil {
+			t.Fatalf("T-P13/names of a refused body leaked into the next: %v", err)
+		}
+	}
+	// The refusal's own error allocates; the body after it must add nothing.
+	data := []byte(initializeBody)
+	refusal := testing.AllocsPerRun(100, func() { _ = CheckStrict(refusedSmall, MaxDepth) })
+	both := testing.AllocsPerRun(100, func() {
+		_ = CheckStrict(refusedSmall, MaxDepth)
+		_ = CheckStrict(data, MaxDepth)
+	})
+	if both != refusal {
+		t.Errorf("after a refused body, %.20q... allocates %v times, want 0", initializeBody, both-refusal)
 	}
 }
 

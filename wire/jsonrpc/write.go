@@ -62,7 +62,7 @@ func appendIDMember(dst []byte, id ID) []byte {
 		return dst
 	}
 	dst = append(dst, `,"id":`...)
-	return append(dst, id.raw...)
+	return id.AppendRaw(dst)
 }
 
 func appendMethodAndParams(dst []byte, method string, params []byte) []byte {

@@ -3,6 +3,7 @@ package jsonrpc
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -82,13 +83,25 @@ func TestIDs(t *testing.T) {
 		{"T-61/integer id 0 is present", IntID(0), "0", false},
 		{"T-61/string id is quoted", StringID("a\nb"), `"a\nb"`, false},
 		{"T-61/empty string id is present", StringID(""), `""`, false},
+		{"T-61/a token of idInline bytes, held inline", StringID(strings.Repeat("x", idInline-2)), `"` + strings.Repeat("x", idInline-2) + `"`, false},
+		{"T-61/a token one byte past idInline, held as a string", StringID(strings.Repeat("x", idInline-1)), `"` + strings.Repeat("x", idInline-1) + `"`, false},
+		{"T-61/smallest int64 fits inline", IntID(-9223372036854775808), "-9223372036854775808", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if tc.id.Raw() != tc.wantRaw || tc.id.IsZero() != tc.wantZero {
-				t.Errorf("Raw() = %q, IsZero() = %v; want %q, %v", tc.id.Raw(), tc.id.IsZero(), tc.wantRaw, tc.wantZero)
+			if tc.id.Raw() != tc.wantRaw || tc.id.IsZero() != tc.wantZero || tc.id.Len() != len(tc.wantRaw) {
+				t.Errorf("Raw() = %q, IsZero() = %v, Len() = %d; want %q, %v, %d", tc.id.Raw(), tc.id.IsZero(), tc.id.Len(), tc.wantRaw, tc.wantZero, len(tc.wantRaw))
+			}
+			if got := string(tc.id.AppendRaw([]byte("id="))); got != "id="+tc.wantRaw {
+				t.Errorf("AppendRaw = %q, want %q", got, "id="+tc.wantRaw)
 			}
 		})
+	}
+	if n := IntID(-9223372036854775808).n; n != 20 {
+		t.Errorf("an int64 id is held inline: n = %d, want 20", n)
+	}
+	if long := StringID(strings.Repeat("x", idInline-1)); long.n != 0 || long.long == "" {
+		t.Errorf("a token past idInline is held as a string: %+v", long)
 	}
 	if StringID("1") == IntID(1) {
 		t.Error(`the string id "1" must differ from the integer id 1`)

@@ -34,9 +34,8 @@ func (h *Handler) initialize(c Call) Reply {
 		// A full table fails closed: nobody is evicted to make room.
 		return stateFailure(err)
 	}
-	reply := h.result(c, rule.VersionCounterOffer, h.initializeResult())
-	reply.SessionID = id
-	return reply
+	// Once per session: its own buffer, not c.Out.
+	return Reply{Message: resultMessage(c.Msg.ID, h.initializeResult()), Rule: rule.VersionCounterOffer, SessionID: id}
 }
 
 // validInitializeParams checks the members the schema requires

@@ -66,9 +66,12 @@ type Reply struct {
 	Outcome   Outcome
 	Body      Body
 	Message   []byte  // the JSON-RPC response, when Answered
-	EventID   string  // for BodyEvent
+	EventID   []byte  // for BodyEvent
 	SessionID string  // set only by a successful initialize (T-38)
 	Rule      rule.ID // the rule that shaped an answered message, for traces
+	// Out is Call.Out as the answer left it: Message and EventID alias
+	// it. Passed back as the next Call.Out, it keeps what it grew.
+	Out []byte
 }
 
 // Handler dispatches the MCP subset. Safe for concurrent use: all session
@@ -82,11 +85,16 @@ type Handler struct {
 // Call is one authenticated, strictly decoded message. SessionID is ""
 // when the request carried no Mcp-Session-Id (the wire layer has already
 // checked the header's syntax).
+//
+// Out is the caller's buffer: ping and resources/list write their answer
+// into it from its start (nothing before its length is kept), so a warm
+// connection answers without allocating.
 type Call struct {
 	Msg       jsonrpc.Message
 	SessionID string
 	Owner     state.Owner
 	Now       time.Time
+	Out       []byte
 }
 
 // Post answers one POSTed message. The wire layer has checked everything
@@ -116,7 +124,8 @@ func (h *Handler) Post(c Call) Reply {
 	}
 	switch c.Msg.Method {
 	case MethodPing:
-		return h.result(c, rule.PingAnswered, []byte(`{}`))
+		out := jsonrpc.AppendResult(c.Out[:0], c.Msg.ID, nil)
+		return Reply{Message: out, Rule: rule.PingAnswered, Out: out}
 	case MethodListRes:
 		return h.listResources(c)
 	}
@@ -154,10 +163,6 @@ func (h *Handler) notification(c Call) Reply {
 		return stateFailure(err)
 	}
 	return Reply{Outcome: Accepted}
-}
-
-func (h *Handler) result(c Call, shaped rule.ID, result []byte) Reply {
-	return Reply{Message: resultMessage(c.Msg.ID, result), Rule: shaped}
 }
 
 // resultMessage is the JSON-RPC response carrying result, in a buffer

@@ -85,7 +85,7 @@ func TestPost(t *testing.T) {
 			`{"jsonrpc":"2.0","id":2,"method":"resources/list"}`, Reply{Outcome: LifecycleRefused}},
 		{"T-59/ping before notifications/initialized is answered", sid,
 			`{"jsonrpc":"2.0","id":3,"method":"ping"}`,
-			Reply{Message: []byte(`{"jsonrpc":"2.0","id":3,"result":{}}`), Rule: rule.PingAnswered}},
+			Reply{Message: []byte(`{"jsonrpc":"2.0","id":3,"result":{}}`), Rule: rule.PingAnswered, Out: []byte(`{"jsonrpc":"2.0","id":3,"result":{}}`)}},
 		{"T-11/notifications/initialized is accepted with 202", sid,
 			`{"jsonrpc":"2.0","method":"notifications/initialized"}`, Reply{Outcome: Accepted}},
 		{"T-P06/a second notifications/initialized is refused", sid,
@@ -95,7 +95,7 @@ func TestPost(t *testing.T) {
 		{"T-66/an unknown method is -32601 with its id", sid, `{"jsonrpc":"2.0","id":"q","method":"tools/call"}`,
 			Reply{Message: []byte(`{"jsonrpc":"2.0","id":"q","error":{"code":-32601,"message":"Method not found"}}`), Rule: rule.MethodNotFound}},
 		{"T-59/ping without a session is answered (Ping page)", "", `{"jsonrpc":"2.0","id":6,"method":"ping"}`,
-			Reply{Message: []byte(`{"jsonrpc":"2.0","id":6,"result":{}}`), Rule: rule.PingAnswered}},
+			Reply{Message: []byte(`{"jsonrpc":"2.0","id":6,"result":{}}`), Rule: rule.PingAnswered, Out: []byte(`{"jsonrpc":"2.0","id":6,"result":{}}`)}},
 	}
 	for _, st := range steps {
 		t.Run(st.name, func(t *testing.T) {
@@ -107,8 +107,27 @@ func TestPost(t *testing.T) {
 	t.Run("T-14/resources/list is one SSE event holding the response", func(t *testing.T) {
 		got := call(sid, `{"jsonrpc":"2.0","id":8,"method":"resources/list"}`)
 		want := `{"jsonrpc":"2.0","id":8,"result":{"resources":[{"uri":"kb://tenant/acme","name":"knowledge base","mimeType":"text/plain"}]}}`
-		if got.Outcome != Answered || got.Body != BodyEvent || got.EventID == "" || !bytes.Equal(got.Message, []byte(want)) {
+		if got.Outcome != Answered || got.Body != BodyEvent || len(got.EventID) == 0 || !bytes.Equal(got.Message, []byte(want)) {
 			t.Errorf("reply = %+v, message %s", got, got.Message)
+		}
+	})
+	t.Run("T-14/answers are written into Call.Out from its start, without allocating", func(t *testing.T) {
+		out := make([]byte, 0, 512)
+		for _, body := range []string{`{"jsonrpc":"2.0","id":10,"method":"ping"}`, `{"jsonrpc":"2.0","id":11,"method":"resources/list"}`} {
+			msg := decode(t, body)
+			got := h.Post(Call{Msg: msg, SessionID: sid, Owner: owner, Now: now, Out: append(out[:0], "stale"...)})
+			if len(got.Out) == 0 || &got.Out[0] != &out[:1][0] || !bytes.HasSuffix(got.Out, got.Message) {
+				t.Errorf("%s: Out %q does not start Call.Out's buffer or end with the message %q", body, got.Out, got.Message)
+			}
+			if got.Body == BodyEvent && (!bytes.HasPrefix(got.Out, got.EventID) || got.EventID[0] != 'p') {
+				t.Errorf("%s: event id %q is not Out's start %q", body, got.EventID, got.Out)
+			}
+			allocs := testing.AllocsPerRun(100, func() {
+				h.Post(Call{Msg: msg, SessionID: sid, Owner: owner, Now: now, Out: out})
+			})
+			if allocs != 0 {
+				t.Errorf("%s: Post allocated %v times per call, want 0", body, allocs)
+			}
 		}
 	})
 	t.Run("T-P10/another owner's session is not found", func(t *testing.T) {

@@ -47,24 +47,26 @@ func (h *Handler) listResources(c Call) Reply {
 			Rule:    rule.InvalidCursor,
 		}
 	}
-	eventID, err := h.Table.PostEventID(c.SessionID, c.Owner, c.Now)
+	out, err := h.Table.AppendPostEventID(c.Out[:0], c.SessionID, c.Owner, c.Now)
 	if err != nil {
 		return stateFailure(err)
 	}
-	const (
-		head = `{"resources":[{"uri":`
-		tail = `,"name":"knowledge base","mimeType":"text/plain"}]}`
-	)
-	uri := ResourceURI(c.Owner.Tenant)
-	// Sized up front (a JSON string of the URI is at most its length plus
-	// quotes: the URI is ASCII without quotes or backslashes).
-	result := append(make([]byte, 0, len(head)+len(uri)+2+len(tail)), head...)
-	result = jsonrpc.AppendString(result, uri)
-	result = append(result, tail...)
+	idEnd := len(out)
+	// The result is written first, after the event id, then the message
+	// around a copy of it: AppendResult reads the result from the part of
+	// out it does not write. The URI, ASCII without quotes or
+	// backslashes, is its own JSON string between quotes.
+	out = append(out, `{"resources":[{"uri":"kb://tenant/`...)
+	out = appendPathSegment(out, c.Owner.Tenant)
+	out = append(out, `","name":"knowledge base","mimeType":"text/plain"}]}`...)
+	result := out[idEnd:]
+	msgStart := len(out)
+	out = jsonrpc.AppendResult(out, c.Msg.ID, result)
 	return Reply{
 		Body:    BodyEvent,
-		Message: resultMessage(c.Msg.ID, result),
-		EventID: eventID,
+		Message: out[msgStart:],
+		EventID: out[:idEnd],
 		Rule:    rule.RequestAnsweredSSE,
+		Out:     out,
 	}
 }

@@ -1,0 +1,243 @@
+package wire
+
+import (
+	"bytes"
+	"crypto/rand"
+	"fmt"
+	"net"
+	"runtime"
+	"runtime/debug"
+	"sync"
+	"testing"
+	"time"
+
+	"rawmcp/httpparse"
+	"rawmcp/policy"
+	"rawmcp/state"
+)
+
+// replayConn is a client in memory: each Read returns next, whole, as one
+// request that came in one read; Write keeps the last answer.
+type replayConn struct {
+	next    []byte
+	written []byte
+}
+
+func (c *replayConn) Read(p []byte) (int, error) {
+	n := copy(p, c.next)
+	c.next = nil
+	return n, nil
+}
+
+func (c *replayConn) Write(p []byte) (int, error) {
+	c.written = append(c.written[:0], p...)
+	return len(p), nil
+}
+
+func (c *replayConn) Close() error                     { return nil }
+func (c *replayConn) LocalAddr() net.Addr              { return nil }
+func (c *replayConn) RemoteAddr() net.Addr             { return nil }
+func (c *replayConn) SetDeadline(time.Time) error      { return nil }
+func (c *replayConn) SetReadDeadline(time.Time) error  { return nil }
+func (c *replayConn) SetWriteDeadline(time.Time) error { return nil }
+
+const allocToken = "tok-alloc-7Qm2Xv9Lp"
+
+// allocRig is a server with one token and a connection to it in memory,
+// driven one request at a time through the connection's own loop
+// (awaitRequest, serveRequest), as serve runs it.
+type allocRig struct {
+	c  *conn
+	nc *replayConn
+}
+
+func newAllocRig(t testing.TB) *allocRig {
+	t.Helper()
+	const canonical = "http://127.0.0.1:8080/mcp"
+	p, err := policy.New(policy.Config{
+		CanonicalURI:   canonical,
+		Issuer:         "https://as.example",
+		AllowedHosts:   []string{"127.0.0.1:8080"},
+		AllowedTenants: []string{"acme"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	if err := p.Add(allocToken, policy.TokenRecord{
+		TokenID: "tid-alloc", Issuer: "https://as.example", Audience: canonical, Resource: canonical,
+		AuthorizationResource: canonical, TokenResource: canonical, Subject: "alice", Tenant: "acme",
+		Scopes: []string{policy.ScopeConnect, policy.ScopeResourcesRead}, Active: true,
+		Expiry: now.Add(time.Hour),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewServer(NewConfig(p, state.NewTable(state.DefaultConfig(), rand.Reader)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc := &replayConn{}
+	return &allocRig{c: newConn(s, nc), nc: nc}
+}
+
+// post builds a POST /mcp of body, in session sid ("" for none).
+func allocPost(sid, body string) []byte {
+	var b bytes.Buffer
+	b.WriteString("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nAuthorization: Bearer " + allocToken + "\r\n" +
+		"Accept: application/json, text/event-stream\r\nContent-Type: application/json\r\n")
+	if sid != "" {
+		b.WriteString("Mcp-Session-Id: " + sid + "\r\nMCP-Protocol-Version: 2025-11-25\r\n")
+	}
+	fmt.Fprintf(&b, "Content-Length: %d\r\n\r\n%s", len(body), body)
+	return b.Bytes()
+}
+
+// serve runs one request through the connection's loop and returns the
+// answer's status line.
+func (r *allocRig) serve(raw []byte) []byte {
+	r.nc.next = raw
+	if !r.c.awaitRequest() || !r.c.serveRequest() {
+		return nil
+	}
+	line, _, _ := bytes.Cut(r.nc.written, []byte("\r\n"))
+	return line
+}
+
+// session opens a session and completes its initialization.
+func (r *allocRig) session(t testing.TB) string {
+	t.Helper()
+	const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"alloc","version":"1"}}}`
+	if line := r.serve(allocPost("", initialize)); string(line) != "HTTP/1.1 200 OK" {
+		t.Fatalf("initialize: %q", r.nc.written)
+	}
+	_, rest, _ := bytes.Cut(r.nc.written, []byte("\r\nMcp-Session-Id: "))
+	sid, _, _ := bytes.Cut(rest, []byte("\r\n"))
+	if len(sid) == 0 {
+		t.Fatalf("initialize: no session id in %q", r.nc.written)
+	}
+	if line := r.serve(allocPost(string(sid), `{"jsonrpc":"2.0","method":"notifications/initialized"}`)); string(line) != "HTTP/1.1 202 Accepted" {
+		t.Fatalf("initialized: %q", r.nc.written)
+	}
+	return string(sid)
+}
+
+// TestWarmRequestAllocs: on a warm keep-alive connection in a live
+// session, ping and resources/list go through the whole server side of a
+// request (the connection's loop from the read's bytes to the answer's
+// write, everything but the socket) without one allocation.
+func TestWarmRequestAllocs(t *testing.T) {
+	for _, c := range []struct {
+		name, body, status string
+	}{
+		{"ping", `{"jsonrpc":"2.0","id":123456,"method":"ping"}`, "HTTP/1.1 200 OK"},
+		{"resources/list", `{"jsonrpc":"2.0","id":"req-654321","method":"resources/list"}`, "HTTP/1.1 200 OK"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := newAllocRig(t)
+			raw := allocPost(r.session(t), c.body)
+			r.serve(raw) // warm: the pooled buffer, the remembered token
+			allocs := testing.AllocsPerRun(200, func() {
+				if line := r.serve(raw); string(line) != c.status {
+					t.Fatalf("answer %q", r.nc.written)
+				}
+			})
+			if allocs != 0 {
+				t.Errorf("%s allocated %v times per request, want 0", c.name, allocs)
+			}
+		})
+	}
+}
+
+// TestRouteWarmAllocs: the route alone (decideHead, decide, and the SSE
+// framing conn does with what it decides) answers ping and resources/list
+// on a warm connection's memory in a live session without one allocation.
+func TestRouteWarmAllocs(t *testing.T) {
+	for _, c := range []struct {
+		name, body string
+		stream     bool
+	}{
+		{"ping", `{"jsonrpc":"2.0","id":123456,"method":"ping"}`, false},
+		{"resources/list", `{"jsonrpc":"2.0","id":"req-654321","method":"resources/list"}`, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := newAllocRig(t)
+			s := r.c.srv
+			raw := allocPost(r.session(t), c.body)
+			now := time.Now()
+			var req httpparse.Request
+			var mem memory
+			event := make([]byte, 0, 512)
+			decide := func() {
+				headLen, err := httpparse.Parse(raw, 0, s.cfg.Limits, &req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				h := s.route.decideHead(&req)
+				if h.answer.status != 0 {
+					t.Fatalf("head refused: %+v", h.answer)
+				}
+				d := s.route.decide(&req, h.next, raw[headLen:], now, &mem)
+				if d.answer.status != 200 || (d.stream.kind != streamNone) != c.stream {
+					t.Fatalf("decision %+v", d)
+				}
+				if d.stream.kind != streamNone {
+					if event, err = appendStream(event[:0], &d.stream); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			decide() // warm: the memory's token and buffer
+			if allocs := testing.AllocsPerRun(200, decide); allocs != 0 {
+				t.Errorf("%s: the route allocated %v times per request, want 0", c.name, allocs)
+			}
+		})
+	}
+}
+
+// BenchmarkRequestStack reports the goroutine stack a connection holds
+// after its first request on the deepest request path (a resources/list
+// POST: parse, strict JSON, policy, session, the SSE answer), as
+// stack-B/goroutine: the growth of the runtime's stack memory over n
+// goroutines that each served one request through a connection's loop and
+// then park, with collections off so that no stack is shrunk meanwhile.
+// About 4096 means the path fits a 4 KiB stack; about 8192, that the first
+// request grew it to 8 KiB. The socket read itself (RawConn) is not in this
+// path. Run with -benchtime=1x.
+func BenchmarkRequestStack(b *testing.B) {
+	r := newAllocRig(b)
+	raw := allocPost(r.session(b), `{"jsonrpc":"2.0","id":"req-654321","method":"resources/list"}`)
+	r.serve(raw) // warm the pools, so the goroutines below grow nothing else
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	const n = 256
+	var perGoroutine int64
+	for b.Loop() {
+		var ready sync.WaitGroup
+		release := make(chan struct{})
+		failed := make(chan string, n)
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		for range n {
+			ready.Add(1)
+			go func() {
+				one := &allocRig{nc: &replayConn{}}
+				one.c = newConn(r.c.srv, one.nc)
+				if line := one.serve(raw); string(line) != "HTTP/1.1 200 OK" {
+					failed <- string(one.nc.written)
+				}
+				ready.Done()
+				<-release
+			}()
+		}
+		ready.Wait()
+		runtime.ReadMemStats(&after)
+		close(release)
+		select {
+		case answer := <-failed:
+			b.Fatalf("answer %q", answer)
+		default:
+		}
+		perGoroutine = (int64(after.StackInuse) - int64(before.StackInuse)) / n
+	}
+	b.ReportMetric(float64(perGoroutine), "stack-B/goroutine")
+}
