@@ -13,12 +13,11 @@ import (
 	"rawmcp/wire/rule"
 )
 
-// The paths rawmcp serves, matched exactly on the raw bytes (H-P11).
-const (
-	pathMCP          = "/mcp"
-	pathMetadata     = "/.well-known/oauth-protected-resource/mcp"
-	pathMetadataRoot = "/.well-known/oauth-protected-resource"
-)
+// The root metadata path; the endpoint's path and its path-suffixed
+// metadata path are the resource identifier's (policy.EndpointPath,
+// policy.MetadataPath), "/mcp" on loopback. All are matched exactly on the
+// raw bytes (H-P11).
+const pathMetadataRoot = policy.WellKnownPath
 
 // Header names, as on the wire.
 const (
@@ -115,7 +114,7 @@ func (r *router) decideHead(req *httpparse.Request) headDecision {
 	// 5. Path, then method.
 	var next target
 	switch string(req.Path) {
-	case pathMCP:
+	case p.EndpointPath():
 		switch req.Method {
 		case httpparse.MethodPOST:
 			next = targetPOST
@@ -126,7 +125,7 @@ func (r *router) decideHead(req *httpparse.Request) headDecision {
 		default:
 			return refused(methodRefusal(req.Method, "GET, POST, DELETE"))
 		}
-	case pathMetadata, pathMetadataRoot:
+	case p.MetadataPath(), pathMetadataRoot:
 		// 5a. GET only, no Authorization (A-22, A-23, A-P06).
 		if req.Method != httpparse.MethodGET {
 			return refused(methodRefusal(req.Method, "GET"))
