@@ -21,10 +21,9 @@ const pathMetadataRoot = policy.WellKnownPath
 
 // Header names, as on the wire.
 const (
-	sessionIDHeader       = "Mcp-Session-Id"
-	protocolVersionHeader = "MCP-Protocol-Version"
-	contentTypeJSON       = "application/json"
-	contentTypeSSE        = "text/event-stream"
+	sessionIDHeader = "Mcp-Session-Id"
+	contentTypeJSON = "application/json"
+	contentTypeSSE  = "text/event-stream"
 )
 
 // router is what the receive order decides with: the policy, the session
@@ -87,8 +86,8 @@ type memory struct {
 	out       []byte
 }
 
-// exchange is one request on its way through the receive order.
-type exchange struct {
+// routing is one request on its way through the receive order.
+type routing struct {
 	r   *router
 	req *httpparse.Request
 	now time.Time
@@ -97,21 +96,31 @@ type exchange struct {
 
 // decideHead walks the receive order of T-P14, numbered as in the README's
 // table, as far as a head alone decides: steps 3 to 7 up to the body. Step
-// 1 (framing and size) is the parser's and step 2 (the in-flight gate)
-// the connection's; both ran before. The first failing step answers;
-// nothing later runs.
+// 1 (framing and size) is the parser's: nothing about a request can be
+// trusted before its framing is, and a request whose length is ambiguous
+// would desynchronise the connection. Step 2 (the in-flight gate) is the
+// connection's, before any work is done for the request, so overload is
+// refused at once and costs nothing. Both ran before. The first failing
+// step answers; nothing later runs. Each step says why it stands where it
+// does.
 func (r *router) decideHead(req *httpparse.Request) headDecision {
 	refused := func(resp response) headDecision { return headDecision{answer: resp} }
 	p := r.policy
-	// 3. Host is one of ours (DNS rebinding).
+	// 3. Host is one of ours. First, because DNS rebinding sends a page
+	// of a foreign name to 127.0.0.1 with that name as Host and, on a
+	// same-origin GET, no Origin at all: only Host tells it apart.
 	if host, _ := req.Get(httpparse.SingletonHost); !p.HostAllowed(host) {
 		return refused(refuse(403, rule.HostNotOurs))
 	}
-	// 4. Origin, if present, exactly on the allowlist.
+	// 4. Origin, if present, exactly on the allowlist. Before the path and
+	// the token: a foreign page gets a bare 403 and learns nothing, neither
+	// which paths exist (404 or 405) nor a 401 challenge that would lead it
+	// into OAuth discovery.
 	if origin, ok := req.Get(httpparse.SingletonOrigin); ok && !p.OriginAllowed(origin) {
 		return refused(refuse(403, rule.OriginNotAllowed))
 	}
-	// 5. Path, then method.
+	// 5. Path, then method: the methods allowed (405 + Allow) are the
+	// path's, and the checks that follow are each path's own.
 	var next target
 	switch string(req.Path) {
 	case p.EndpointPath():
@@ -126,7 +135,9 @@ func (r *router) decideHead(req *httpparse.Request) headDecision {
 			return refused(methodRefusal(req.Method, "GET, POST, DELETE"))
 		}
 	case p.MetadataPath(), pathMetadataRoot:
-		// 5a. GET only, no Authorization (A-22, A-23, A-P06).
+		// 5a. GET only, no Authorization (A-22, A-23, A-P06): the
+		// metadata is public, so a token sent to discovery by mistake is
+		// refused before anything reads it.
 		if req.Method != httpparse.MethodGET {
 			return refused(methodRefusal(req.Method, "GET"))
 		}
@@ -139,33 +150,38 @@ func (r *router) decideHead(req *httpparse.Request) headDecision {
 	}
 	switch next {
 	case targetPOST:
-		// 6. Accept, then Content-Type.
+		// 6. Accept, then Content-Type, before the body is read: a request
+		// refused for its media types costs no 16 KiB read. Accept first:
+		// whether the client can read any answer comes before what it sent.
 		if okJSON, okSSE := req.AcceptsBoth(contentTypeJSON, contentTypeSSE); !okJSON || !okSSE {
 			return refused(refuse(406, rule.AcceptBothTypes))
 		}
 		if ct, ok := req.Get(httpparse.SingletonContentType); !ok || !httpparse.ContentTypeIs(ct, contentTypeJSON) {
 			return refused(refuse(415, rule.ContentTypeJSON, header{"Accept", contentTypeJSON}))
 		}
-		// 7. Content-Length present, then the body.
+		// 7. Content-Length present, then the body: a POST is never
+		// close-delimited, and its length must be known to read it.
 		if _, ok := req.Get(httpparse.SingletonContentLength); !ok {
 			return refused(refuse(411, rule.LengthRequired))
 		}
 	case targetGET:
-		// 6. Accept.
+		// 6. Accept, before the body is read (as for POST).
 		if !req.Accepts(contentTypeSSE) {
 			return refused(refuse(406, rule.AcceptBothTypes))
 		}
 	}
 	// 7. The body: every method reads it, so the connection stays in step.
 	// Every check that needs no body has run by now, which is why
-	// Expect: 100-continue is answered here (H-P13).
+	// Expect: 100-continue is answered here (H-P13): 100 is sent only when
+	// the body will be read, and an earlier refusal is answered without
+	// reading it (the connection closes, so its bytes are never parsed).
 	return headDecision{next: next, bodyLen: int(req.ContentLength), sendContinue: req.ExpectContinue && req.ContentLength > 0}
 }
 
 // decide walks the rest of the receive order for a head that decideHead
 // sent to next, with its whole body, and the connection's memory.
 func (r *router) decide(req *httpparse.Request, next target, body []byte, now time.Time, mem *memory) decision {
-	x := exchange{r: r, req: req, now: now, mem: mem}
+	x := routing{r: r, req: req, now: now, mem: mem}
 	switch next {
 	case targetPOST:
 		return x.post(body)
@@ -180,24 +196,33 @@ func (r *router) decide(req *httpparse.Request, next target, body []byte, now ti
 }
 
 // post runs steps 8 to 13 for a POSTed JSON-RPC message.
-func (x *exchange) post(body []byte) decision {
+func (x *routing) post(body []byte) decision {
 	refused := func(resp response) decision { return decision{answer: resp} }
-	// 8. Strict JSON, then one JSON-RPC message.
+	// 8. Strict JSON, then one JSON-RPC message. Before the token: the 401
+	// challenge names the scope the request's method needs, and the
+	// method is in the body.
 	msg, err := jsonrpc.Decode(body)
 	if err != nil {
 		return refused(decodeRefusal(err))
 	}
-	// 9. Bearer token.
+	// 9. Bearer token. Before the session: a session id is no credential
+	// (T-72), so a caller without a valid token learns nothing about which
+	// sessions exist, and the session check needs the principal as owner.
 	principal, d := x.authenticate(msg.Method)
 	if d != nil {
 		return refused(denialResponse(d))
 	}
-	// 10. MCP-Protocol-Version.
+	// 10. MCP-Protocol-Version. Before the session: a header check that
+	// needs no state, so the session table is consulted only for a
+	// request that speaks the negotiated version.
 	sessionID, hasSession := x.req.Get(httpparse.SingletonSessionID)
 	if id := x.postVersionRefusal(msg, hasSession); id != "" {
 		return refused(refuse(400, id))
 	}
-	// 11. The session, then the lifecycle (asked here, applied at dispatch).
+	// 11. The session, then the lifecycle (asked here, applied at
+	// dispatch): a phase means something only once the session is known to
+	// be the caller's, and asking without applying lets a request refused
+	// at step 12 move nothing.
 	owner := ownerOf(principal)
 	switch {
 	case opensSession(msg) && hasSession:
@@ -211,11 +236,15 @@ func (x *exchange) post(body []byte) decision {
 			return refused(lifecycleRefusal)
 		}
 	}
-	// 12. Tenant, then scope.
+	// 12. Tenant, then scope, after the session: a refused request leaves
+	// the session as it was (Table.Check). Tenant first: no step-up can
+	// gain a tenant, so a 403 without challenge comes before a 403
+	// insufficient_scope that would send the client to ask for more scope.
 	if d := x.r.policy.Authorize(principal, msg.Method); d != nil {
 		return refused(denialResponse(d))
 	}
-	// 13. Dispatch.
+	// 13. Dispatch, last: only a request that passed every check changes
+	// state.
 	reply := x.r.mcp.Post(mcp.Call{Msg: msg, SessionID: x.sessionKey(sessionID), Owner: owner, Now: x.now, Out: x.mem.out})
 	if reply.Out != nil {
 		x.mem.out = reply.Out[:0]
@@ -249,7 +278,7 @@ func isPing(msg jsonrpc.Message) bool {
 // but if present it must be 2025-11-25 and equal params.protocolVersion)
 // and T-P08 to everything else that has a session (the header is
 // required). It returns the rule that refuses, or "".
-func (x *exchange) postVersionRefusal(msg jsonrpc.Message, hasSession bool) rule.ID {
+func (x *routing) postVersionRefusal(msg jsonrpc.Message, hasSession bool) rule.ID {
 	version, present := x.req.Get(httpparse.SingletonProtocolVersion)
 	switch {
 	case opensSession(msg):
@@ -272,23 +301,25 @@ func (x *exchange) postVersionRefusal(msg jsonrpc.Message, hasSession bool) rule
 // message (their body was read and is ignored): the bearer token, the
 // protocol version (required: there is always a session), the session,
 // then tenant and scope.
-func (x *exchange) sessionRequest(op string) (id string, owner state.Owner, r response, ok bool) {
-	// 9. Bearer token.
+func (x *routing) sessionRequest(op string) (id string, owner state.Owner, r response, ok bool) {
+	// 9. Bearer token, before the session (as for POST; the challenge
+	// names op's scope).
 	principal, d := x.authenticate(op)
 	if d != nil {
 		return "", owner, denialResponse(d), false
 	}
-	// 10. MCP-Protocol-Version.
+	// 10. MCP-Protocol-Version, a check needing no state, before the
+	// session.
 	if v, present := x.req.Get(httpparse.SingletonProtocolVersion); !present || string(v) != mcp.ProtocolVersion {
 		return "", owner, refuse(400, rule.VersionRequired), false
 	}
-	// 11. The session.
+	// 11. The session, bound to the principal of step 9.
 	owner = ownerOf(principal)
 	sid, present := x.req.Get(httpparse.SingletonSessionID)
 	if _, r, ok := x.checkSession(sid, present, owner); !ok {
 		return "", owner, r, false
 	}
-	// 12. Tenant, then scope.
+	// 12. Tenant, then scope (as for POST).
 	if d := x.r.policy.Authorize(principal, op); d != nil {
 		return "", owner, denialResponse(d), false
 	}
@@ -300,13 +331,15 @@ func (x *exchange) sessionRequest(op string) (id string, owner state.Owner, r re
 // data, retry) and the queued notifications, then the stream ends
 // (T-P12). Framed by Content-Length: the whole set is written at once
 // (S-P04).
-func (x *exchange) get() decision {
+func (x *routing) get() decision {
 	refused := func(resp response) decision { return decision{answer: resp} }
 	id, owner, r, ok := x.sessionRequest("GET")
 	if !ok {
 		return refused(r)
 	}
 	// 12a. Last-Event-ID: well formed, then one this stream delivered.
+	// After every check of the caller: whether an event id was delivered
+	// is the session's, told only to its authorized owner.
 	cursor, hasCursor := x.req.Get(httpparse.SingletonLastEventID)
 	if hasCursor && !sseframe.ValidID(cursor) {
 		return refused(refuse(400, rule.EventIDSyntax))
@@ -320,7 +353,7 @@ func (x *exchange) get() decision {
 	case err != nil:
 		return refused(refuse(500, rule.InternalError))
 	}
-	// 13. Dispatch.
+	// 13. Dispatch, last (as for POST).
 	return decision{
 		answer: response{status: 200, contentType: contentTypeSSE, rule: rule.GetStream},
 		stream: stream{kind: streamBatch, batch: batch, retry: x.r.sseRetry},
@@ -329,12 +362,12 @@ func (x *exchange) get() decision {
 
 // delete runs the shared steps, then ends the session: 204, and every
 // later request with its id is 404.
-func (x *exchange) delete() response {
+func (x *routing) delete() response {
 	id, owner, r, ok := x.sessionRequest("DELETE")
 	if !ok {
 		return r
 	}
-	// 13. Dispatch.
+	// 13. Dispatch, last (as for POST).
 	if _, err := x.r.sessions.Step(id, owner, state.InputDelete, x.now); err != nil {
 		return sessionNotFound
 	}
@@ -343,7 +376,7 @@ func (x *exchange) delete() response {
 
 // checkSession applies T-42 (missing → 400), T-P09 (malformed → 400) and
 // T-43/T-P10 (unknown, expired, ended or another principal's → 404).
-func (x *exchange) checkSession(id []byte, present bool, owner state.Owner) (state.Phase, response, bool) {
+func (x *routing) checkSession(id []byte, present bool, owner state.Owner) (state.Phase, response, bool) {
 	if !present {
 		return state.PhaseClosed, refuse(400, rule.SessionRequired), false
 	}
@@ -362,7 +395,7 @@ func (x *exchange) checkSession(id []byte, present bool, owner state.Owner) (sta
 // keep-alive connection of one session converts it once. Only ids that
 // passed state.ValidSessionID come here (or "" for none), so a connection
 // holds at most one id's length.
-func (x *exchange) sessionKey(id []byte) string {
+func (x *routing) sessionKey(id []byte) string {
 	if string(id) != x.mem.sessionID {
 		x.mem.sessionID = string(id)
 	}
@@ -373,7 +406,7 @@ func (x *exchange) sessionKey(id []byte) string {
 // token refused because it was revoked or its revision changed ends the
 // session it names, if that session is its holder's: the session fails
 // closed now instead of living out its TTL.
-func (x *exchange) authenticate(op string) (policy.Principal, *policy.Denial) {
+func (x *routing) authenticate(op string) (policy.Principal, *policy.Denial) {
 	authz, present := x.req.Get(httpparse.SingletonAuthorization)
 	p, d := x.r.policy.AuthenticateRemembered(&x.mem.token, authz, present, op, x.now)
 	if d != nil && d.Holder != nil {
