@@ -53,6 +53,16 @@ func TestImportRules(t *testing.T) {
 	if clients < 2 {
 		t.Errorf("found %d packages under wire/client: the check would pass vacuously", clients)
 	}
+	// The lifecycle model predicts the server's answers: built on the
+	// server's packages, it would agree with their bugs.
+	if _, ok := imports["wire/lifecycle"]; !ok {
+		t.Errorf("wire/lifecycle not found: its rule would pass vacuously")
+	}
+	for _, imp := range imports["wire/lifecycle"] {
+		if strings.HasPrefix(imp, "rawmcp/") && imp != "rawmcp/wire/rule" {
+			t.Errorf("wire/lifecycle imports %s: the model may use only wire/rule and the standard library", imp)
+		}
+	}
 	for _, imp := range imports["wire/mcp"] {
 		if strings.HasPrefix(imp, "rawmcp/") && imp != "rawmcp/wire/jsonrpc" && imp != "rawmcp/state" && imp != "rawmcp/wire/rule" {
 			t.Errorf("wire/mcp imports %s: it may use only wire/jsonrpc, wire/rule and state", imp)

@@ -17,15 +17,18 @@
 // wherever the RFCs allow leniency (requirements H-P01..H-P07):
 //
 //   - the request line is exactly "method SP origin-form SP HTTP/1.1
-//     CRLF" (H-P02); one empty line before it is skipped (H-04), a second
-//     is a 400;
+//     CRLF", or HTTP/1.0 (H-P02); one empty line before it is skipped
+//     (H-04), a second is a 400;
 //   - the method is a token, case-sensitive; longer than Limits.MaxMethod
 //     is 501; a valid token that names no known method parses as
 //     MethodUnknown, for the server to answer 501;
 //   - the target is origin-form only (absolute-, authority- and
 //     asterisk-form are 400): "/" and pchar with valid %HH escapes, no
 //     query, no fragment (400); longer than Limits.MaxTarget is 414;
-//   - HTTP/1.1 only: another well-formed version is 505, anything else 400;
+//   - HTTP/1.1 and HTTP/1.0 only: another well-formed version is 505,
+//     anything else 400; an HTTP/1.0 request sets Request.HTTP10 and
+//     meets every other rule unchanged (Host required, Transfer-Encoding
+//     refused), except that Expect: 100-continue is ignored;
 //   - every line ends in CRLF: a bare LF or a bare CR anywhere in the head
 //     is 400 (H-P01, H-03); so are obs-fold and any whitespace-prefixed
 //     line (H-P03), whitespace before a colon, a name that is not a token,
@@ -74,7 +77,8 @@
 // Not supported:
 //   - request bodies in any Transfer-Encoding (chunked included): this
 //     server frames requests by Content-Length only;
-//   - HTTP/1.0 and HTTP/0.9 requests, and any version but HTTP/1.1 (505);
+//   - HTTP/0.9 requests (no version: 400), and any version but HTTP/1.1
+//     and HTTP/1.0 (505); HTTP/1.0 requests without Host (400);
 //   - absolute-form, authority-form (CONNECT) and asterisk-form (OPTIONS *)
 //     targets, queries and fragments;
 //   - lone LF line ends, obs-fold and bare CR, which RFC 9112 lets a

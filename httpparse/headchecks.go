@@ -13,7 +13,8 @@ func (r *Request) checkHead(lim Limits) error {
 	host, ok := r.Get(SingletonHost)
 	if !ok {
 		// RFC 9112 §3.2: MUST answer 400 to an HTTP/1.1 request without
-		// Host (H-15).
+		// Host (H-15). HTTP/1.0 may omit it, but not here: without Host
+		// the DNS-rebinding allowlist has nothing to check.
 		return fault(400, ReasonMissingHost, r.scan.headerStart)
 	}
 	if !validHost(host) {
@@ -42,7 +43,9 @@ func (r *Request) checkHead(lim Limits) error {
 		if !equalFold(v, "100-continue") {
 			return fault(417, ReasonUnsupportedExpectation, r.lineOffset(SingletonExpect))
 		}
-		r.ExpectContinue = true
+		// A 100-continue in an HTTP/1.0 request MUST be ignored (RFC
+		// 9110 §10.1.1, H-51): a 1.0 client cannot read an interim 100.
+		r.ExpectContinue = !r.HTTP10
 	}
 	if r.ContentLength > lim.MaxBody {
 		// Decided from the head alone, so the body is never read (H-36).

@@ -45,6 +45,10 @@ func headCheckCases() []parseCase {
 	}
 	cases := []parseCase{
 		{name: "H-15/missing Host", raw: post("X: 1\n"), want: fault400(ReasonMissingHost, line("", 0))},
+		{name: "H-15/missing Host on HTTP/1.0 too", raw: wire("POST / HTTP/1.0\nX: 1\n\n"), want: fault400(ReasonMissingHost, line("", 0))},
+		{name: "H-28/chunked on HTTP/1.0 still refused", raw: wire("POST / HTTP/1.0\nHost: a\nTransfer-Encoding: chunked\n\n"), want: failWith(501, ReasonTransferEncodingNotImplemented, line("Host: a\n", 1))},
+		{name: "H-26/Transfer-Encoding with Content-Length on HTTP/1.0", raw: wire("POST / HTTP/1.0\nHost: a\nContent-Length: 5\nTransfer-Encoding: chunked\n\n"), want: fault400(ReasonTransferEncodingWithContentLength, line("Host: a\nContent-Length: 5\n", 2))},
+		{name: "H-52/another expectation on HTTP/1.0 still 417", raw: wire("POST / HTTP/1.0\nHost: a\nExpect: x\n\n"), want: failWith(417, ReasonUnsupportedExpectation, line("Host: a\n", 1))},
 		{name: "H-16/invalid Host", raw: post("X: 1\nHost: a b\n"), want: fault400(ReasonInvalidHost, line("X: 1\n", 1))},
 		{name: "H-16/empty Host", raw: post("Host:\n"), want: fault400(ReasonInvalidHost, line("", 0))},
 		{name: "H-24/Content-Length with a sign", raw: post("Host: a\nContent-Length: +5\n"), want: fault400(ReasonInvalidContentLength, line("Host: a\n", 1))},

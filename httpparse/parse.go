@@ -186,9 +186,11 @@ func (r *Request) scanHead(buf []byte, lim *Limits) (int, error) {
 			if buf[p+1] != '\n' {
 				return 0, fault(400, ReasonBareCR, p)
 			}
-			if err := checkVersion(buf[s.versionStart:p], s.versionStart); err != nil {
+			http10, err := checkVersion(buf[s.versionStart:p], s.versionStart)
+			if err != nil {
 				return 0, err
 			}
+			r.HTTP10 = http10
 			p += 2
 			s.headerStart, s.phase = p, phaseLineStart
 
@@ -377,18 +379,23 @@ func (s *scanState) targetByte(c byte, p, limit int) error {
 	return nil
 }
 
-// checkVersion accepts exactly HTTP/1.1. Another well-formed version is
-// refused with 505 (RFC 9110 §15.6.6): HTTP/1.0 would need Host-less and
-// non-persistent handling, and a higher minor is not worth the ambiguity
-// in a profile that is strict everywhere else.
-func checkVersion(v []byte, offset int) error {
-	if string(v) == "HTTP/1.1" {
-		return nil
+// checkVersion accepts exactly HTTP/1.1 and HTTP/1.0, and reports which
+// (true: 1.0). HTTP/1.0 is what reverse proxies such as nginx speak
+// upstream by default; the server answers it as HTTP/1.1 with 1.0
+// semantics (RFC 9110 §6.2). Another well-formed version is refused with
+// 505 (RFC 9110 §15.6.6): a higher minor is not worth the ambiguity in a
+// profile that is strict everywhere else.
+func checkVersion(v []byte, offset int) (http10 bool, err error) {
+	switch string(v) {
+	case "HTTP/1.1":
+		return false, nil
+	case "HTTP/1.0":
+		return true, nil
 	}
 	if len(v) == 8 && bytes.HasPrefix(v, []byte("HTTP/")) && isDigit(v[5]) && v[6] == '.' && isDigit(v[7]) {
-		return fault(505, ReasonVersionNotSupported, offset)
+		return false, fault(505, ReasonVersionNotSupported, offset)
 	}
-	return fault(400, ReasonInvalidVersion, offset)
+	return false, fault(400, ReasonInvalidVersion, offset)
 }
 
 // noteName records a singleton or list field the parser interprets and

@@ -190,6 +190,12 @@ type Request struct {
 	ContentLength  int64   // 0 when absent
 	ExpectContinue bool    // Expect: 100-continue
 	Close          bool    // Connection lists "close"
+	// HTTP10 says the request line ended in HTTP/1.0, not HTTP/1.1. Such
+	// a request is held to the same head rules (Host required,
+	// Transfer-Encoding refused); its connection is not persistent (RFC
+	// 9112 §9.3), which is the server's to apply, and ExpectContinue
+	// stays false for it (RFC 9110 §10.1.1).
+	HTTP10 bool
 
 	fields     [MaxFieldsCap]Field
 	spans      [MaxFieldsCap]fieldSpan
@@ -207,7 +213,7 @@ type fieldSpan struct{ nameStart, nameEnd, valueStart, valueEnd int }
 func (r *Request) reset() {
 	r.Method = MethodUnknown
 	r.MethodToken, r.Path, r.Fields = nil, nil, r.fields[:0]
-	r.ContentLength, r.ExpectContinue, r.Close = 0, false, false
+	r.ContentLength, r.ExpectContinue, r.Close, r.HTTP10 = 0, false, false, false
 	r.singletons = [singletonCount]uint8{}
 	r.hasTE, r.hasConn = false, false
 	r.scan = scanState{}

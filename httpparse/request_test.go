@@ -29,6 +29,7 @@ type reqView struct {
 	ContentLength  int64
 	ExpectContinue bool
 	Close          bool
+	HTTP10         bool
 }
 
 // outcome is everything Parse returns.
@@ -47,6 +48,7 @@ func viewOf(r *Request) *reqView {
 		ContentLength:  r.ContentLength,
 		ExpectContinue: r.ExpectContinue,
 		Close:          r.Close,
+		HTTP10:         r.HTTP10,
 	}
 	for _, f := range r.Fields {
 		v.Fields = append(v.Fields, fieldView{string(f.Name), string(f.Value)})
@@ -267,6 +269,31 @@ func acceptedCases() []parseCase {
 				get("/", hostA, fieldView{"Connection", "keep-alive"}, fieldView{"connection", "upgrade"})),
 		},
 		{
+			name: "H-39/HTTP/1.0 accepted and marked",
+			raw:  wire("GET /mcp HTTP/1.0\nHost: a\n\n"),
+			want: accept(len(wire("GET /mcp HTTP/1.0\nHost: a\n\n")), reqView{
+				Method: MethodGET, MethodToken: "GET", Path: "/mcp", Fields: []fieldView{hostA}, HTTP10: true,
+			}),
+		},
+		{
+			name: "H-39/HTTP/1.0 keep-alive parsed, Close unset",
+			raw:  wire("POST /mcp HTTP/1.0\nHost: a\nConnection: keep-alive\nContent-Length: 2\n\n"),
+			want: accept(len(wire("POST /mcp HTTP/1.0\nHost: a\nConnection: keep-alive\nContent-Length: 2\n\n")), reqView{
+				Method: MethodPOST, MethodToken: "POST", Path: "/mcp",
+				Fields:        []fieldView{hostA, {"Connection", "keep-alive"}, {"Content-Length", "2"}},
+				ContentLength: 2, HTTP10: true,
+			}),
+		},
+		{
+			name: "H-51/Expect 100-continue ignored on HTTP/1.0",
+			raw:  wire("POST / HTTP/1.0\nHost: a\nExpect: 100-continue\nContent-Length: 5\n\n"),
+			want: accept(len(wire("POST / HTTP/1.0\nHost: a\nExpect: 100-continue\nContent-Length: 5\n\n")), reqView{
+				Method: MethodPOST, MethodToken: "POST", Path: "/",
+				Fields:        []fieldView{hostA, {"Expect", "100-continue"}, {"Content-Length", "5"}},
+				ContentLength: 5, HTTP10: true,
+			}),
+		},
+		{
 			name: "H-51/Expect 100-continue, any case",
 			raw:  wire("POST / HTTP/1.1\nHost: a\nExpect: 100-Continue\nContent-Length: 5\n\n"),
 			want: accept(len(wire("POST / HTTP/1.1\nHost: a\nExpect: 100-Continue\nContent-Length: 5\n\n")), reqView{
@@ -323,7 +350,12 @@ func requestLineFaultCases() []parseCase {
 		{name: "H-07/two-digit minor", raw: "GET / HTTP/1.10\r\n", want: fault400(ReasonInvalidVersion, 6)},
 		{name: "H-07/no minor", raw: "GET / HTTP/1\r\n", want: fault400(ReasonInvalidVersion, 6)},
 		{name: "H-07/letters for digits", raw: "GET / HTTP/x.y\r\n", want: fault400(ReasonInvalidVersion, 6)},
-		{name: "H-50/HTTP/1.0 refused", raw: "GET / HTTP/1.0\r\n", want: failWith(505, ReasonVersionNotSupported, 6)},
+		{name: "H-50/HTTP/0.9 has no version", raw: "GET /\r\n\r\n", want: fault400(ReasonInvalidRequestLine, 5)},
+		{name: "H-50/HTTP/1.9 refused", raw: "GET / HTTP/1.9\r\n", want: failWith(505, ReasonVersionNotSupported, 6)},
+		{name: "H-50/HTTP/0.9 as a version refused", raw: "GET / HTTP/0.9\r\n", want: failWith(505, ReasonVersionNotSupported, 6)},
+		{name: "H-50/HTTP/3.0 refused", raw: "GET / HTTP/3.0\r\n", want: failWith(505, ReasonVersionNotSupported, 6)},
+		{name: "H-07/HTTP/1.0 in lowercase", raw: "GET / http/1.0\r\n", want: fault400(ReasonInvalidVersion, 6)},
+		{name: "H-P02/HTTP/1.0 with a trailing SP", raw: "GET / HTTP/1.0 \r\n", want: fault400(ReasonInvalidVersion, 6)},
 		{name: "H-50/HTTP/1.2 refused", raw: "GET / HTTP/1.2\r\n", want: failWith(505, ReasonVersionNotSupported, 6)},
 		{name: "H-50/HTTP/2.0 refused", raw: "GET / HTTP/2.0\r\n", want: failWith(505, ReasonVersionNotSupported, 6)},
 		{name: "H-13/asterisk-form", raw: "OPTIONS * HTTP/1.1\r\n", want: fault400(ReasonTargetNotOriginForm, 8)},
@@ -511,7 +543,11 @@ func (r *Request) appendTo(dst []byte) []byte {
 	dst = append(dst, r.MethodToken...)
 	dst = append(dst, ' ')
 	dst = append(dst, r.Path...)
-	dst = append(dst, " HTTP/1.1\r\n"...)
+	if r.HTTP10 {
+		dst = append(dst, " HTTP/1.0\r\n"...)
+	} else {
+		dst = append(dst, " HTTP/1.1\r\n"...)
+	}
 	for _, f := range r.Fields {
 		dst = append(dst, f.Name...)
 		dst = append(dst, ':')

@@ -12,7 +12,7 @@ import (
 
 // WellKnownPath is the RFC 9728 §3 well-known path. The document describing
 // CanonicalURI lives at WellKnownPath followed by the canonical path
-// ("/.well-known/oauth-protected-resource/mcp", see MetadataURL); rawmcp
+// ("/.well-known/oauth-protected-resource/mcp", see MetadataPath); rawmcp
 // serves the same document at WellKnownPath alone, the root fallback MCP
 // clients try next (MCP 2025-11-25 Authorization §4.2, A-P06).
 const WellKnownPath = "/.well-known/oauth-protected-resource"
@@ -23,14 +23,19 @@ const resourceName = "rawmcp"
 // Config is what New needs; every field is checked there.
 type Config struct {
 	// CanonicalURI is the one resource identifier of the MCP endpoint,
-	// exactly "http://127.0.0.1:<port>/mcp": lowercase scheme and host, no
-	// query, no fragment, no trailing slash (MCP Authorization §8.1, A-28).
+	// "http://127.0.0.1:<port>/mcp", or the public URL clients use behind
+	// a reverse proxy, spelled as ParseResourceURL requires: lowercase
+	// scheme and host, no default port, no userinfo, query, fragment or
+	// trailing slash (MCP Authorization §8.1, A-28). Its path is the path
+	// the endpoint is served at.
 	CanonicalURI string
 	// Issuer is the configured authorization server issuer; a token from
 	// any other issuer is refused and the PRM lists this one.
 	Issuer string
 	// AllowedHosts are exact Host header values such as "127.0.0.1:<port>"
-	// ("localhost:<port>" only if configured) (T-P15). At least one.
+	// ("localhost:<port>" only if configured; a public authority such as
+	// "mcp.example.test", with no port when it is the default) (T-P15).
+	// At least one.
 	AllowedHosts []string
 	// AllowedOrigins are exact serialized origins "scheme://host[:port]",
 	// lowercase (T-P16). Empty: no Origin is allowed, so only clients that
@@ -47,6 +52,7 @@ type Config struct {
 type Policy struct {
 	canonicalURI string
 	issuer       string
+	resource     ResourceURL
 	metadataURL  string
 	metadata     []byte
 	hosts        map[string]struct{}
@@ -61,7 +67,8 @@ type Policy struct {
 
 // New checks cfg and returns a Policy with an empty token table.
 func New(cfg Config) (*Policy, error) {
-	if !validCanonicalURI(cfg.CanonicalURI) {
+	resource, err := ParseResourceURL(cfg.CanonicalURI)
+	if err != nil {
 		return nil, &FieldError{Err: ErrInvalidConfig, Field: fieldCanonicalURI}
 	}
 	if !validIssuer(cfg.Issuer) {
@@ -85,7 +92,8 @@ func New(cfg Config) (*Policy, error) {
 	p := &Policy{
 		canonicalURI: cfg.CanonicalURI,
 		issuer:       cfg.Issuer,
-		metadataURL:  insertWellKnown(cfg.CanonicalURI),
+		resource:     resource,
+		metadataURL:  resource.MetadataURL(),
 		hosts:        hosts,
 		origins:      origins,
 		tenants:      tenants,
@@ -109,21 +117,6 @@ func setOf(values []string, valid func(string) bool) (map[string]struct{}, bool)
 }
 
 func nonEmptyUTF8(s string) bool { return s != "" && utf8.ValidString(s) }
-
-// canonical-uri = "http://127.0.0.1:" port "/mcp"
-// port          = 1-65535 in decimal, no leading zero
-//
-// One fixed shape keeps the exact-match audience check (A-P04) honest: the
-// value can only be spelled one way.
-func validCanonicalURI(s string) bool {
-	const prefix, path = "http://127.0.0.1:", "/mcp"
-	port, ok := strings.CutPrefix(s, prefix)
-	if !ok {
-		return false
-	}
-	port, ok = strings.CutSuffix(port, path)
-	return ok && validPort(port)
-}
 
 func validPort(s string) bool {
 	if s == "" || s[0] == '0' || len(s) > 5 {
@@ -154,7 +147,7 @@ func validIssuer(s string) bool {
 	return true
 }
 
-// allowed-host   = 1*host-char ":" port
+// allowed-host   = 1*host-char [ ":" port ]
 // allowed-origin = ( "http" / "https" ) "://" 1*host-char
 // host-char      = %x61-7A / DIGIT / "." / "-" / ":" / "[" / "]"
 //
@@ -162,8 +155,8 @@ func validIssuer(s string) bool {
 // an exact byte compare is the whole check (T-P15, T-P16); "null", paths
 // and trailing slashes can never be configured.
 func validAllowedHost(s string) bool {
-	i := strings.LastIndexByte(s, ':')
-	return i > 0 && allHostChars(s[:i]) && validPort(s[i+1:])
+	host, port, hasPort := splitAuthority(s)
+	return host != "" && allHostChars(host) && (!hasPort || validPort(port))
 }
 
 func validAllowedOrigin(s string) bool {
@@ -202,19 +195,17 @@ func (p *Policy) OriginAllowed(origin []byte) bool {
 	return ok
 }
 
-// insertWellKnown builds the metadata URL the RFC 9728 §3.1 way, inserting
-// the well-known path between the authority and the path:
-// "http://127.0.0.1:8080/mcp" → "http://127.0.0.1:8080" + WellKnownPath + "/mcp".
-// (Appending it after the path is the OIDC style, wrong here.)
-func insertWellKnown(canonicalURI string) string {
-	const scheme = "http://"
-	authorityEnd := len(scheme) + strings.IndexByte(canonicalURI[len(scheme):], '/')
-	return canonicalURI[:authorityEnd] + WellKnownPath + canonicalURI[authorityEnd:]
-}
-
 // MetadataURL is the absolute URL of the path-suffixed PRM document, the
 // resource_metadata value of every challenge (A-P03, A-22).
 func (p *Policy) MetadataURL() string { return p.metadataURL }
+
+// EndpointPath is the path of CanonicalURI, where the MCP endpoint is
+// served: "/mcp" on loopback, the public URL's path behind a proxy.
+func (p *Policy) EndpointPath() string { return p.resource.Path }
+
+// MetadataPath is the path of MetadataURL, where the path-suffixed PRM
+// document is served (RFC 9728 §3.1).
+func (p *Policy) MetadataPath() string { return p.resource.MetadataPath() }
 
 // Metadata is the PRM JSON document (RFC 9728 §2, §3.2), compact, members in
 // a fixed order, every array non-empty. The caller gets its own copy.

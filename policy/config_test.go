@@ -21,15 +21,16 @@ func TestNewRefusesConfig(t *testing.T) {
 		{"A-28/port 0", func(c *Config) { c.CanonicalURI = "http://127.0.0.1:0/mcp" }, fieldCanonicalURI},
 		{"A-28/port with a leading zero", func(c *Config) { c.CanonicalURI = "http://127.0.0.1:08080/mcp" }, fieldCanonicalURI},
 		{"A-28/port with a sign", func(c *Config) { c.CanonicalURI = "http://127.0.0.1:+8080/mcp" }, fieldCanonicalURI},
-		{"A-28/no port", func(c *Config) { c.CanonicalURI = "http://127.0.0.1/mcp" }, fieldCanonicalURI},
+		{"A-28/no port: the default is accepted", func(c *Config) { c.CanonicalURI = "http://127.0.0.1/mcp" }, ""},
+		{"A-28/the default port spelled out", func(c *Config) { c.CanonicalURI = "http://127.0.0.1:80/mcp" }, fieldCanonicalURI},
 		{"A-28/empty", func(c *Config) { c.CanonicalURI = "" }, fieldCanonicalURI},
-		{"A-28/https: no TLS here", func(c *Config) { c.CanonicalURI = "https://127.0.0.1:49152/mcp" }, fieldCanonicalURI},
+		{"A-28/https, the public URL behind a TLS proxy, is accepted", func(c *Config) { c.CanonicalURI = "https://mcp.example.test:8443/mcp" }, ""},
 		{"A-28/uppercase scheme", func(c *Config) { c.CanonicalURI = "HTTP://127.0.0.1:49152/mcp" }, fieldCanonicalURI},
-		{"A-28/localhost instead of 127.0.0.1", func(c *Config) { c.CanonicalURI = "http://localhost:49152/mcp" }, fieldCanonicalURI},
+		{"A-28/uppercase host", func(c *Config) { c.CanonicalURI = "http://LOCALHOST:49152/mcp" }, fieldCanonicalURI},
 		{"A-28/trailing slash", func(c *Config) { c.CanonicalURI = testCanonical + "/" }, fieldCanonicalURI},
 		{"A-28/query", func(c *Config) { c.CanonicalURI = testCanonical + "?a=b" }, fieldCanonicalURI},
 		{"A-28/fragment", func(c *Config) { c.CanonicalURI = testCanonical + "#f" }, fieldCanonicalURI},
-		{"A-28/another path", func(c *Config) { c.CanonicalURI = "http://127.0.0.1:49152/api" }, fieldCanonicalURI},
+		{"A-28/another path is accepted: it is where the endpoint is served", func(c *Config) { c.CanonicalURI = "http://127.0.0.1:49152/api/mcp" }, ""},
 
 		{"A-02/https issuer is accepted", func(c *Config) { c.Issuer = "https://as.example" }, ""},
 		{"A-02/empty issuer", func(c *Config) { c.Issuer = "" }, fieldConfigIssuer},
@@ -44,7 +45,9 @@ func TestNewRefusesConfig(t *testing.T) {
 		{"A-02/issuer with a double quote", func(c *Config) { c.Issuer = `https://as.example/"` }, fieldConfigIssuer},
 
 		{"T-P15/no allowed host", func(c *Config) { c.AllowedHosts = nil }, fieldAllowedHosts},
-		{"T-P15/an allowed host without a port", func(c *Config) { c.AllowedHosts = []string{"127.0.0.1"} }, fieldAllowedHosts},
+		{"T-P15/an allowed host without a port (the scheme's default) is accepted", func(c *Config) { c.AllowedHosts = []string{"mcp.example.test"} }, ""},
+		{"T-P15/an allowed host with an empty port", func(c *Config) { c.AllowedHosts = []string{"mcp.example.test:"} }, fieldAllowedHosts},
+		{"T-P15/an IPv6 allowed host without a port is accepted", func(c *Config) { c.AllowedHosts = []string{"[::1]"} }, ""},
 		{"T-P15/an allowed host in uppercase", func(c *Config) { c.AllowedHosts = []string{"LOCALHOST:49152"} }, fieldAllowedHosts},
 		{"T-P15/an empty allowed host", func(c *Config) { c.AllowedHosts = []string{""} }, fieldAllowedHosts},
 		{"T-P15/an allowed host with a path", func(c *Config) { c.AllowedHosts = []string{"127.0.0.1:49152/"} }, fieldAllowedHosts},
@@ -204,6 +207,8 @@ func TestMetadataURL(t *testing.T) {
 	for _, c := range []struct{ canonical, want string }{
 		{testCanonical, testMetadataURL},
 		{"http://127.0.0.1:1/mcp", "http://127.0.0.1:1/.well-known/oauth-protected-resource/mcp"},
+		{"https://mcp.example.test:8443/mcp", "https://mcp.example.test:8443/.well-known/oauth-protected-resource/mcp"},
+		{"https://mcp.example.test/api/mcp", "https://mcp.example.test/.well-known/oauth-protected-resource/api/mcp"},
 	} {
 		cfg := testConfig()
 		cfg.CanonicalURI = c.canonical

@@ -87,11 +87,12 @@
 // # Not RFC 9728 conformance
 //
 // The resource identifier is http://127.0.0.1:<port>/mcp, because the
-// server is offline and loopback-only. RFC 9728 §1.2 requires an https
-// identifier, so the PRM here checks the path, the fields and the challenge
-// linkage only; it is not RFC 9728 conformance evidence. The same document
-// is served at the path-suffixed and the root well-known URL, both naming
-// the /mcp resource.
+// server is offline and loopback-only, unless the server is configured
+// with the https URL a TLS-terminating proxy serves it at. RFC 9728 §1.2
+// requires an https identifier, so on loopback the PRM here checks the
+// path, the fields and the challenge linkage only; it is not RFC 9728
+// conformance evidence. The same document is served at the path-suffixed
+// and the root well-known URL, both naming the resource.
 //
 // Not supported:
 //   - a real authorization server: no authorization code, PKCE, client

@@ -104,9 +104,12 @@ func (c *conn) serveRequest() bool {
 	if resp.status == 0 {
 		return false
 	}
-	// H-37: the client asked to close; H-40: once Shutdown has begun the
-	// server keeps no connection, and says so.
-	if req.Close || s.isShuttingDown() {
+	// H-37: the client asked to close; H-39: an HTTP/1.0 request is
+	// answered once and closed, even with Connection: keep-alive (the
+	// simplest correct choice: no 1.0 keep-alive state to get wrong, and
+	// a proxy opens a connection per request anyway); H-40: once Shutdown
+	// has begun the server keeps no connection, and says so.
+	if req.Close || req.HTTP10 || s.isShuttingDown() {
 		resp.close = true
 	}
 	keep := c.finish(resp, req)

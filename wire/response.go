@@ -113,9 +113,10 @@ func guarded(r *response) *response {
 }
 
 // appendResponse serialises r, which guarded has passed. Every response
-// carries Date (H-43), Cache-Control: no-store, and explicit framing:
+// carries Date (H-43), Cache-Control: no-store, and explicit framing
+// (never chunked, so an HTTP/1.0 client reads every answer, H-48):
 // Content-Length, except on 1xx and 204 (H-47); Connection: close when the
-// connection will close.
+// connection will close; X-Accel-Buffering: no on every event stream.
 func appendResponse(dst []byte, r *response, date []byte) []byte {
 	dst = append(dst, "HTTP/1.1 "...)
 	dst = strconv.AppendInt(dst, int64(r.status), 10)
@@ -128,6 +129,11 @@ func appendResponse(dst []byte, r *response, date []byte) []byte {
 		dst = append(dst, "Content-Type: "...)
 		dst = append(dst, r.contentType...)
 		dst = append(dst, "\r\n"...)
+	}
+	if r.contentType == contentTypeSSE {
+		// A buffering reverse proxy (nginx by default) would hold an
+		// event stream back; this asks it not to, whatever its config.
+		dst = append(dst, "X-Accel-Buffering: no\r\n"...)
 	}
 	for _, h := range r.headers {
 		dst = append(dst, h.name...)

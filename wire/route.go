@@ -13,12 +13,11 @@ import (
 	"rawmcp/wire/rule"
 )
 
-// The paths rawmcp serves, matched exactly on the raw bytes (H-P11).
-const (
-	pathMCP          = "/mcp"
-	pathMetadata     = "/.well-known/oauth-protected-resource/mcp"
-	pathMetadataRoot = "/.well-known/oauth-protected-resource"
-)
+// The root metadata path; the endpoint's path and its path-suffixed
+// metadata path are the resource identifier's (policy.EndpointPath,
+// policy.MetadataPath), "/mcp" on loopback. All are matched exactly on the
+// raw bytes (H-P11).
+const pathMetadataRoot = policy.WellKnownPath
 
 // Header names, as on the wire.
 const (
@@ -141,7 +140,7 @@ func (r *router) decideHead(req *httpparse.Request, h *headDecision) {
 	// 5. Path, then method.
 	var next target
 	switch string(req.Path) {
-	case pathMCP:
+	case p.EndpointPath():
 		switch req.Method {
 		case httpparse.MethodPOST:
 			next = targetPOST
@@ -153,7 +152,7 @@ func (r *router) decideHead(req *httpparse.Request, h *headDecision) {
 			h.answer = methodRefusal(req.Method, "GET, POST, DELETE")
 			return
 		}
-	case pathMetadata, pathMetadataRoot:
+	case p.MetadataPath(), pathMetadataRoot:
 		// 5a. GET only, no Authorization (A-22, A-23, A-P06).
 		if req.Method != httpparse.MethodGET {
 			h.answer = methodRefusal(req.Method, "GET")

@@ -289,7 +289,7 @@ var errorStatuses = []exchange{
 	{"501: a method nobody defined (H-P12)", fixed(func(s *transcriptState) string {
 		return "BREW /mcp HTTP/1.1\r\nHost: " + s.f.Addr + "\r\n\r\n"
 	})},
-	{"505: HTTP/1.0 (H-50)", fixed(func(s *transcriptState) string {
-		return "GET /mcp HTTP/1.0\r\nHost: " + s.f.Addr + "\r\n\r\n"
+	{"505: HTTP/1.2 (H-50)", fixed(func(s *transcriptState) string {
+		return "GET /mcp HTTP/1.2\r\nHost: " + s.f.Addr + "\r\n\r\n"
 	})},
 }

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"rawmcp/policy"
 	"rawmcp/wire"
 	"rawmcp/wire/client/loadgen"
 	"rawmcp/wire/scenario"
@@ -98,11 +99,18 @@ func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	opts := scenario.DefaultServeOptions()
 	fs := newFlags("serve", "serve [flags]",
-		"Serves /mcp on 127.0.0.1 until SIGINT or SIGTERM, then shuts down gracefully.\n"+
+		"Serves /mcp (or -public-url's path) on 127.0.0.1 until SIGINT or SIGTERM, then shuts down\ngracefully. "+
 			"The first stdout line is {\"metadata_url\": ..., \"token\": ..., \"url\": ...}; \"token\"\n"+
 			"is the generated demo token (every scope, valid for a day), absent with -tokens.\n"+
+			"With -public-url, \"url\" and \"metadata_url\" are the public ones and \"local_url\"\n"+
+			"is where the listener serves the endpoint (the proxy's upstream).\n"+
 			"The log goes to stderr and never carries a token or a session id.", stderr)
 	fs.StringVar(&opts.Addr, "addr", opts.Addr, "listen address, 127.0.0.1:port only (port 0: a free one)")
+	fs.StringVar(&opts.PublicURL, "public-url", "", "the URL clients use when a reverse proxy fronts this server, e.g. https://mcp.example.test/mcp: "+
+		"the resource identifier (the metadata's resource, the 401's resource_metadata, \"self\" in -tokens); its origin is an own Origin and its "+
+		"authority an allowed Host, beside 127.0.0.1:PORT and localhost:PORT. The endpoint is served at the URL's path and the metadata at the "+
+		"path RFC 9728 §3.1 derives from it, so the proxy forwards paths unchanged and the URL the client uses is the URL the server names; the "+
+		"listener stays on -addr. Lowercase http or https, no default port, userinfo, query, fragment or trailing slash")
 	var origins, tenants listFlag
 	fs.Var(&origins, "origin", "another allowed Origin, exactly as browsers send it (repeatable); http://127.0.0.1:PORT and http://localhost:PORT, the server's own, are always allowed, and so is a request with no Origin")
 	tokens := fs.String("tokens", "", "token records as JSON (see policy.ParseTokenFile); \"self\" as audience or resource means this server")
@@ -117,6 +125,15 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return code
 	}
 	opts.Origins, opts.Tenants = origins, tenants
+	if opts.PublicURL != "" {
+		if _, err := policy.ParseResourceURL(opts.PublicURL); err != nil {
+			var fe *policy.FieldError
+			errors.As(err, &fe)
+			// The URL itself is not echoed: userinfo could hold a password.
+			fmt.Fprintf(stderr, "rawmcp serve: -public-url: %s\n", publicURLProblems[fe.Field])
+			return exitUsage
+		}
+	}
 	if *tokens != "" {
 		data, err := os.ReadFile(*tokens)
 		if err != nil {
@@ -144,6 +161,18 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitFail
 	}
 	return exitOK
+}
+
+// publicURLProblems says, for each part policy.ParseResourceURL refuses,
+// what is wrong with a -public-url.
+var publicURLProblems = map[string]string{
+	policy.PartScheme:   "not an absolute URL starting with http:// or https:// (lowercase)",
+	policy.PartUserinfo: "userinfo (user@) is not allowed: a resource identifier carries no credentials",
+	policy.PartHost:     "the host is empty or not a lowercase DNS name, IPv4 address or [IPv6] literal",
+	policy.PartPort:     "the port must be 1-65535 without a leading zero, and the scheme's default (443, 80) left out",
+	policy.PartPath:     "the path must be one or more /segments of letters, digits and - . _ ~, without a trailing slash, outside /.well-known/ (e.g. /mcp)",
+	policy.PartQuery:    "a query is not allowed in a resource identifier (RFC 8707 §2)",
+	policy.PartFragment: "a fragment is not allowed in a resource identifier (RFC 8707 §2)",
 }
 
 // runBench is `rawmcp bench`: the load generator keeps its own flags and

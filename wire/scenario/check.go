@@ -70,11 +70,15 @@ func fields(nameValues ...string) []httpparse.HeaderLine {
 
 // answer is a response with a body of the given type: Date (H-43),
 // Cache-Control: no-store, Content-Type and Content-Length (H-49) on every
-// one, and Connection: close on every 4xx/5xx (T-P14).
+// one, X-Accel-Buffering: no on every event stream (so a buffering proxy
+// passes it at once), and Connection: close on every 4xx/5xx (T-P14).
 func answer(status int, contentType string, body []byte, extra ...string) expectation {
 	h := fields("Date", anyDate, "Cache-Control", "no-store", "Content-Length", strconv.Itoa(len(body)))
 	if contentType != "" {
 		h = append(h, fields("Content-Type", contentType)...)
+	}
+	if contentType == acceptSSE {
+		h = append(h, fields("X-Accel-Buffering", "no")...)
 	}
 	h = append(h, fields(extra...)...)
 	if status >= 400 {

@@ -21,8 +21,12 @@ type ServeOptions struct {
 	// a free one.
 	Addr string
 	// Origins are allowed beside the server's own, http://127.0.0.1:PORT
-	// and http://localhost:PORT, which always are (T-P16).
+	// and http://localhost:PORT (and PublicURL's), which always are (T-P16).
 	Origins []string
+	// PublicURL, if set, is the URL clients use behind a reverse proxy
+	// (wiretest.Config.PublicURL): the resource identifier, an own origin
+	// and an allowed Host; the server listens on Addr all the same.
+	PublicURL string
 	// Issuer is the one issuer accepted; tokens naming another get 401.
 	Issuer string
 	// TokenFile holds token records as policy.ParseTokenFile reads them,
@@ -65,6 +69,9 @@ func DefaultServeOptions() ServeOptions {
 // Endpoint is what a client needs to connect: the first line `rawmcp
 // serve` prints, members in alphabetical order.
 type Endpoint struct {
+	// LocalURL is where the listener serves the endpoint, for the proxy's
+	// upstream; only with a PublicURL, since URL is that otherwise.
+	LocalURL    string `json:"local_url,omitempty"`
 	MetadataURL string `json:"metadata_url"`
 	Token       string `json:"token,omitempty"` // the demo token; none with a token file
 	URL         string `json:"url"`
@@ -94,9 +101,10 @@ func Serve(ctx context.Context, opts ServeOptions, ready func(Endpoint) error) e
 	table := state.DefaultConfig()
 	table.MaxSessions, table.TTL = opts.MaxSessions, opts.SessionTTL
 	srv, err := wiretest.Start(opts.Addr, wiretest.Config{
-		Issuer:  opts.Issuer,
-		Tenants: opts.Tenants,
-		Origins: opts.Origins,
+		Issuer:    opts.Issuer,
+		Tenants:   opts.Tenants,
+		Origins:   opts.Origins,
+		PublicURL: opts.PublicURL,
 		Tokens: func(canonical string) ([]policy.TokenFileEntry, error) {
 			entries := make([]policy.TokenFileEntry, 1)
 			var err error
@@ -127,11 +135,14 @@ func Serve(ctx context.Context, opts ServeOptions, ready func(Endpoint) error) e
 		return err
 	}
 	endpoint.URL, endpoint.MetadataURL = srv.URL, srv.MetadataURL
+	if srv.LocalURL != srv.URL {
+		endpoint.LocalURL = srv.LocalURL
+	}
 	if err := ready(endpoint); err != nil {
 		srv.Close()
 		return err
 	}
-	opts.Logger.Info("serving", "url", endpoint.URL, "metadata_url", endpoint.MetadataURL)
+	opts.Logger.Info("serving", "url", endpoint.URL, "metadata_url", endpoint.MetadataURL, "local_url", srv.LocalURL)
 	select {
 	case <-ctx.Done():
 	case <-srv.Done():

@@ -126,6 +126,58 @@ func TestServeWithTokenFile(t *testing.T) {
 	}
 }
 
+// TestServePublicURL: behind a proxy, "self" in a token file is the public
+// URL, the endpoint line names it and its metadata URL beside the local
+// URL, and a request carrying the public Host and Origin is served.
+func TestServePublicURL(t *testing.T) {
+	const public = "https://mcp.example.test:8443/mcp"
+	record := func(token, audience string) string {
+		return `{"token": "` + token + `", "token_id": "` + token[:6] + `", "issuer": "https://as.rawmcp.invalid",
+		  "audience": "` + audience + `", "resource": "self", "authorization_resource": "self", "token_resource": "self",
+		  "subject": "dana", "tenant": "initech", "scopes": ["mcp:connect"], "revision": 1,
+		  "active": true, "expiry": "2099-01-01T00:00:00Z"}`
+	}
+	opts := DefaultServeOptions()
+	opts.PublicURL = public
+	e, stop := serving(t, opts)
+	addr := strings.TrimSuffix(strings.TrimPrefix(e.LocalURL, "http://"), "/mcp")
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	opts.Addr = addr // the same port again, so a token can name the local URL
+	opts.TokenFile = []byte(`[` + record("cHVibGljLXRva2Vu", "self") + `, ` + record("bG9jYWwtdG9rZW4", "http://"+addr+"/mcp") + `]`)
+	e, stop = serving(t, opts)
+	defer stop()
+	want := Endpoint{LocalURL: "http://" + addr + "/mcp", MetadataURL: "https://mcp.example.test:8443/.well-known/oauth-protected-resource/mcp", URL: public}
+	if diff := cmp.Diff(want, e); diff != "" {
+		t.Errorf("endpoint (-want +got):\n%s", diff)
+	}
+	for _, tt := range []struct {
+		name  string
+		token string
+		want  int
+	}{
+		{"A-P04/self stands for the public URL", "cHVibGljLXRva2Vu", 200},
+		{"A-12/a token for the local URL is for another resource", "bG9jYWwtdG9rZW4", 401},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := client.New(addr)
+			defer c.Close()
+			req := client.Request{Method: "POST", Path: "/mcp", Header: [][2]string{
+				{"Host", "mcp.example.test:8443"}, {"Origin", "https://mcp.example.test:8443"}, {"Accept", acceptBoth},
+				{"Content-Type", contentJSON}, {"Authorization", "Bearer " + tt.token},
+			}, Body: []byte(initializeBody(1, mcp.ProtocolVersion))}
+			resp, err := c.Do(req.Bytes(), false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.Status != tt.want {
+				t.Errorf("initialize: %s, want %d", statusLine(resp), tt.want)
+			}
+		})
+	}
+}
+
 func TestServeOrigins(t *testing.T) {
 	opts := DefaultServeOptions()
 	opts.Origins = []string{"https://app.example"}
@@ -170,6 +222,7 @@ func TestServeRefuses(t *testing.T) {
 		{"H-P07/no session lifetime", func(o *ServeOptions) { o.SessionTTL = 0 }, ErrServeOptions},
 		{"H-P07/no requests in processing", func(o *ServeOptions) { o.MaxInFlight = 0 }, ErrServeOptions},
 		{"A-P07/a malformed token file", func(o *ServeOptions) { o.TokenFile = []byte(`{}`) }, policy.ErrMalformedTokenFile},
+		{"A-28/a public URL with a query", func(o *ServeOptions) { o.PublicURL = "https://mcp.example.test/mcp?x" }, policy.ErrInvalidConfig},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

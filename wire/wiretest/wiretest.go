@@ -25,12 +25,21 @@ type Config struct {
 	// Tenants is the tenant ACL; empty means every tenant a token names.
 	Tenants []string
 	// Origins are allowed beside the server's own origins,
-	// http://127.0.0.1:PORT and http://localhost:PORT, which are always
-	// allowed: a page can only have them if this server served it, and it
-	// serves none.
+	// http://127.0.0.1:PORT and http://localhost:PORT (and PublicURL's),
+	// which are always allowed: a page can only have them if this server
+	// served it, and it serves none.
 	Origins []string
-	// Tokens returns the tokens to load, minted for the canonical URI of
-	// the bound port.
+	// PublicURL, if set, is the URL clients use to reach the server behind
+	// a reverse proxy, spelled as policy.ParseResourceURL requires. It
+	// becomes the resource identifier (the metadata's resource, the
+	// challenge's resource_metadata, the canonical URI tokens are minted
+	// for), its origin joins the own origins and its authority the allowed
+	// Hosts, beside the loopback ones; its path is the path the endpoint
+	// is served at, so the proxy forwards paths unchanged. The listener
+	// stays where Start put it. Empty: http://ADDR/mcp.
+	PublicURL string
+	// Tokens returns the tokens to load, minted for the canonical URI:
+	// PublicURL, or the bound port's.
 	Tokens func(canonical string) ([]policy.TokenFileEntry, error)
 	// Table configures the session table; the zero value means
 	// state.DefaultConfig().
@@ -45,7 +54,8 @@ type Config struct {
 // Server is an assembled rawmcp server.
 type Server struct {
 	Addr        string // 127.0.0.1:port, the Host the server accepts
-	URL         string // the canonical resource URI, http://127.0.0.1:port/mcp
+	URL         string // the canonical resource URI: PublicURL, or http://127.0.0.1:port/mcp
+	LocalURL    string // the endpoint on the listener itself: http://127.0.0.1:port and URL's path
 	MetadataURL string
 	Policy      *policy.Policy
 	Sessions    *state.Table
@@ -70,6 +80,17 @@ func Assemble(addr string, cfg Config) (*Server, error) {
 	}
 	port := strconv.Itoa(int(ap.Port()))
 	s := &Server{Addr: addr, URL: "http://" + addr + "/mcp"}
+	s.LocalURL = s.URL
+	hosts := []string{addr, "localhost:" + port}
+	origins := append([]string{"http://" + addr, "http://localhost:" + port}, cfg.Origins...)
+	if cfg.PublicURL != "" {
+		public, err := policy.ParseResourceURL(cfg.PublicURL)
+		if err != nil {
+			return nil, err
+		}
+		s.URL, s.LocalURL = public.URL, "http://"+addr+public.Path
+		hosts, origins = append(hosts, public.Authority), append(origins, public.Origin)
+	}
 	entries, err := cfg.Tokens(s.URL)
 	if err != nil {
 		return nil, err
@@ -83,8 +104,8 @@ func Assemble(addr string, cfg Config) (*Server, error) {
 	s.Policy, err = policy.New(policy.Config{
 		CanonicalURI:   s.URL,
 		Issuer:         cfg.Issuer,
-		AllowedHosts:   []string{addr, "localhost:" + port},
-		AllowedOrigins: append([]string{"http://" + addr, "http://localhost:" + port}, cfg.Origins...),
+		AllowedHosts:   hosts,
+		AllowedOrigins: origins,
 		AllowedTenants: tenants,
 	})
 	if err != nil {

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"rawmcp/policy"
 	"rawmcp/wire/client"
 	"rawmcp/wire/wiretest"
@@ -68,5 +70,101 @@ func TestAssembleNeedsIssuerAndTokens(t *testing.T) {
 				t.Errorf("err = %v, want ErrConfig", err)
 			}
 		})
+	}
+}
+
+// TestPublicURL (T-P15, T-P16, A-22, A-24): behind a proxy the public URL
+// is the resource identifier, its authority an allowed Host and its origin
+// an own origin; the loopback ones stay allowed and a foreign Host or
+// Origin stays 403. Its path is where the endpoint and the path-suffixed
+// metadata are served.
+func TestPublicURL(t *testing.T) {
+	const ping = `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+	for _, pc := range []struct {
+		public, metadataPath string
+	}{
+		{"https://mcp.example.test:8443/mcp", "/.well-known/oauth-protected-resource/mcp"},
+		{"https://mcp.example.test/api/mcp", "/.well-known/oauth-protected-resource/api/mcp"},
+	} {
+		t.Run(pc.public, func(t *testing.T) {
+			var minted string
+			tokens := func(canonical string) ([]policy.TokenFileEntry, error) { minted = canonical; return token(canonical) }
+			s, err := wiretest.Start("127.0.0.1:0", wiretest.Config{Issuer: "https://as.invalid", Tokens: tokens, PublicURL: pc.public})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			public, _ := policy.ParseResourceURL(pc.public)
+			metadataURL := public.Origin + pc.metadataPath
+			got := []string{s.URL, s.LocalURL, s.MetadataURL, minted}
+			want := []string{pc.public, "http://" + s.Addr + public.Path, metadataURL, pc.public}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("URL, LocalURL, MetadataURL, the URL tokens are minted for (-want +got):\n%s", diff)
+			}
+			challenge := `Bearer resource_metadata="` + metadataURL + `", scope="mcp:connect"`
+			document := `{"resource":"` + pc.public + `","authorization_servers":["https://as.invalid"],"scopes_supported":["mcp:connect","resources:read"],"bearer_methods_supported":["header"],"resource_name":"rawmcp"}`
+			post := func(host, origin, auth string) client.Request {
+				h := [][2]string{{"Host", host}, {"Accept", "application/json, text/event-stream"}, {"Content-Type", "application/json"}}
+				if origin != "" {
+					h = append(h, [2]string{"Origin", origin})
+				}
+				if auth != "" {
+					h = append(h, [2]string{"Authorization", "Bearer " + auth})
+				}
+				return client.Request{Method: "POST", Path: public.Path, Header: h, Body: []byte(ping)}
+			}
+			get := func(path, host string) client.Request {
+				return client.Request{Method: "GET", Path: path, Header: [][2]string{{"Host", host}}}
+			}
+			const tok = "wiretest-token-0123456789"
+			type result struct {
+				Status    int
+				Challenge string
+				Body      string
+			}
+			for _, tc := range []struct {
+				name string
+				req  client.Request
+				want result
+			}{
+				{"T-P15/the public Host and Origin are served", post(public.Authority, public.Origin, tok), result{200, "", `{"jsonrpc":"2.0","id":1,"result":{}}`}},
+				{"T-P15/the loopback Host and Origin still are", post(s.Addr, "http://"+s.Addr, tok), result{200, "", `{"jsonrpc":"2.0","id":1,"result":{}}`}},
+				{"A-22/the 401 names the public metadata URL", post(public.Authority, public.Origin, ""), result{401, challenge, `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Unauthorized"}}`}},
+				{"A-24/the metadata names the public URL", get(pc.metadataPath, public.Authority), result{200, "", document}},
+				{"A-P06/the root metadata too", get("/.well-known/oauth-protected-resource", public.Authority), result{200, "", document}},
+				{"H-P11/the other path is not the endpoint", func() client.Request {
+					r := post(public.Authority, public.Origin, tok)
+					r.Path = map[string]string{"/mcp": "/api/mcp", "/api/mcp": "/mcp"}[public.Path]
+					return r
+				}(), result{404, "", `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Not Found"}}`}},
+				{"T-P15/a foreign Host is 403", post("evil.example:8443", public.Origin, tok), result{403, "", `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Forbidden"}}`}},
+				{"T-P15/the public host on another port is 403", post("mcp.example.test:1", "", tok), result{403, "", `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Forbidden"}}`}},
+				{"T-P16/a foreign Origin is 403", post(public.Authority, "https://evil.example", tok), result{403, "", `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Forbidden"}}`}},
+				{"T-P16/the public origin over http is 403", post(public.Authority, "http://"+public.Authority, tok), result{403, "", `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Forbidden"}}`}},
+			} {
+				t.Run(tc.name, func(t *testing.T) {
+					c := client.New(s.Addr)
+					defer c.Close()
+					resp, err := c.Do(tc.req.Bytes(), false)
+					if err != nil {
+						t.Fatal(err)
+					}
+					challenge, _ := resp.Get("WWW-Authenticate")
+					if diff := cmp.Diff(tc.want, result{resp.Status, challenge, string(resp.Body)}); diff != "" {
+						t.Errorf("(-want +got):\n%s", diff)
+					}
+				})
+			}
+		})
+	}
+}
+
+// TestPublicURLRefused: a PublicURL ParseResourceURL refuses is
+// Assemble's error, naming the part.
+func TestPublicURLRefused(t *testing.T) {
+	_, err := wiretest.Assemble("127.0.0.1:8080", wiretest.Config{Issuer: "https://as.invalid", Tokens: token, PublicURL: "https://mcp.example.test/mcp?x=1"})
+	var fe *policy.FieldError
+	if !errors.As(err, &fe) || fe.Field != policy.PartQuery {
+		t.Errorf("err = %v, want a FieldError naming %q", err, policy.PartQuery)
 	}
 }

@@ -102,8 +102,10 @@ ex "501: a method nobody defined (H-P12)" \
 	'curl -sS -i -X BREW "$BASE/mcp" -H "Authorization: Bearer $TOKEN"'
 ex "501: Transfer-Encoding: chunked (H-P06)" \
 	'curl -sS -i "$BASE/mcp" -H "Transfer-Encoding: chunked" -H "Authorization: Bearer $TOKEN" -H "Accept: application/json, text/event-stream" -H "Content-Type: application/json" -d "$INIT"'
-ex "505: HTTP/1.0 (H-50: only HTTP/1.1 is spoken)" \
-	'curl -sS -i --http1.0 "$BASE/mcp" -H "Authorization: Bearer $TOKEN"'
+ex "505: HTTP/1.2 (H-50: only HTTP/1.1 and HTTP/1.0 are spoken; curl cannot send 1.2, bash can)" \
+	'(H=${BASE#http://}; exec 3<>"/dev/tcp/${H%:*}/${H#*:}" && printf "GET /mcp HTTP/1.2\r\nHost: %s\r\n\r\n" "$H" >&3 && timeout 5 cat <&3)'
+ex "200 JSON: an HTTP/1.0 ping, answered as HTTP/1.1 with Connection: close (H-39)" \
+	'curl -sS -i --http1.0 "$BASE/mcp" -H "Authorization: Bearer $TOKEN" -H "Accept: application/json, text/event-stream" -H "Content-Type: application/json" -d '"'"'{"jsonrpc":"2.0","id":9,"method":"ping"}'"'"
 ex "204: DELETE ends the session (T-45)" \
 	'curl -sS -i -X DELETE "$BASE/mcp" -H "Authorization: Bearer $TOKEN" -H "Mcp-Session-Id: $SID" -H "MCP-Protocol-Version: 2025-11-25"'
 ex "404: the same session after DELETE (T-43, -32001)" \
