@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"rawmcp/wire/rule"
 )
 
 // ruleIDShape matches a rule id of wire/rule (T-43,
@@ -64,5 +66,73 @@ func TestRuleIDsSpelledOnlyInWireRule(t *testing.T) {
 	}
 	if files < 50 {
 		t.Fatalf("read %d Go files: the walk went wrong", files)
+	}
+}
+
+// citedID is a rule id where a comment, a test name or a document cites
+// one: a letter of wire/rule's four families, an optional P, two digits;
+// or one of the ad-hoc names the code once used instead of an id.
+var citedID = regexp.MustCompile(`\b[THAS]-P?[0-9]{2,}\b|\b(A-tenant|H-gate|H-conns|T-P-capacity)\b`)
+
+// TestCitedRuleIDsExist: every rule id a Go comment, a Go string (test
+// names are named after the rule they check) or a Markdown file of the
+// repository cites is in wire/rule's tables, so a reader who meets T-P14
+// or H-19 anywhere can look it up in one place and finds what it means.
+func TestCitedRuleIDsExist(t *testing.T) {
+	root := ".."
+	files := 0
+	cite := func(rel string, line int, text string) {
+		for _, id := range citedID.FindAllString(text, -1) {
+			if _, ok := rule.Lookup(rule.ID(id)); !ok {
+				t.Errorf("%s:%d cites %s, which wire/rule does not define", rel, line, id)
+			}
+		}
+	}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if rel == "wire/rule" || strings.HasPrefix(d.Name(), ".") && path != root {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		isGo, isMD := strings.HasSuffix(path, ".go"), strings.HasSuffix(path, ".md")
+		if !isGo && !isMD || rel == "fuzz/rule_ids_test.go" { // this file spells the shapes it looks for
+			return nil
+		}
+		files++
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if isMD {
+			for i, line := range strings.Split(string(src), "\n") {
+				cite(rel, i+1, line)
+			}
+			return nil
+		}
+		fset := token.NewFileSet()
+		var s scanner.Scanner
+		s.Init(fset.AddFile(path, -1, len(src)), src, nil, scanner.ScanComments)
+		for {
+			pos, tok, lit := s.Scan()
+			if tok == token.EOF {
+				break
+			}
+			if tok == token.COMMENT || tok == token.STRING {
+				cite(rel, fset.Position(pos).Line, lit)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files < 60 {
+		t.Fatalf("read %d files: the walk went wrong", files)
 	}
 }

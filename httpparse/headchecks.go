@@ -48,7 +48,8 @@ func (r *Request) checkHead(lim Limits) error {
 		r.ExpectContinue = !r.HTTP10
 	}
 	if r.ContentLength > lim.MaxBody {
-		// Decided from the head alone, so the body is never read (H-36).
+		// Decided from the head alone, so the body is never read: 413
+		// for a fixed limit (H-P07, H-36).
 		return fault(413, ReasonBodyTooLarge, r.lineOffset(SingletonContentLength))
 	}
 	return nil

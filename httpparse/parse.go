@@ -221,7 +221,8 @@ func (r *Request) scanHead(buf []byte, lim *Limits) (int, error) {
 				// RFC 9112 §2.2: reject rather than skip (H-05, H-P03).
 				return 0, fault(400, ReasonWhitespaceAfterRequestLine, p)
 			case isOWS(c):
-				// obs-fold = OWS CRLF RWS (RFC 9112 §5.2): reject (H-19).
+				// obs-fold = OWS CRLF RWS (RFC 9112 §5.2): reject, never
+				// repair (H-P03; the probe checks any server by H-19).
 				return 0, fault(400, ReasonObsFold, p)
 			case c == ':':
 				return 0, fault(400, ReasonEmptyFieldName, p)

@@ -172,9 +172,9 @@ func (c *conn) decide(req *httpparse.Request, headLen int) *response {
 	}
 	body, err := c.readBody(headLen, h.bodyLen, h.sendContinue)
 	if err != nil {
-		// Step 7: a body that does not arrive in time is 408; one cut
-		// short by the peer is an incomplete message (H-33) and gets no
-		// answer.
+		// Step 7: a body that does not arrive in time is 408 (H-P08);
+		// one cut short by the peer is an incomplete message (H-33) and
+		// gets no answer.
 		if isTimeout(err) {
 			d.refuse(408, rule.ReadDeadline)
 		}

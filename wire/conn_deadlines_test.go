@@ -68,7 +68,9 @@ func TestWriteDeadline(t *testing.T) {
 // requests of a connection, though a busy one re-arms it only every few
 // milliseconds: a client asking well inside IdleTimeout is never closed.
 func TestIdleDeadlineMoves(t *testing.T) {
-	const idle = time.Second
+	// Ten waits of idle/5 outlast idle twice, and each leaves 4/5 of it as
+	// a margin a loaded machine's slow wake-up cannot use up.
+	const idle = 2 * time.Second
 	f := startFixture(t, func(c *wire.Config) { c.SSERetry, c.IdleTimeout = 100*time.Millisecond, idle })
 	metadata := []byte("GET /.well-known/oauth-protected-resource/mcp HTTP/1.1\r\nHost: " + f.Addr + "\r\n\r\n")
 	c := newBenchConn(t, f.Addr)

@@ -74,7 +74,7 @@ func TestDrainHoldsNoRequestBuffer(t *testing.T) {
 		run  func(c *conn)
 	}{
 		{"H-P09/a refused request drains without its buffer", (*conn).serve},
-		{"H-conns/a connection over the cap drains without a buffer", (*conn).refuseOverCapacity},
+		{"H-P15/a connection over the cap drains without a buffer", (*conn).refuseOverCapacity},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			nc := &scriptedConn{input: []byte("GET /mcp HTTP/1.1\nHost: 127.0.0.1:8080\n\n")}

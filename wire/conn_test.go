@@ -183,7 +183,9 @@ func TestDeadlines(t *testing.T) {
 // reuses its keep-alive connection must find it open.
 func TestIdleOutlastsRetry(t *testing.T) {
 	f := startFixture(t, func(c *wire.Config) {
-		c.ReadTimeout, c.SSERetry, c.IdleTimeout = 100*time.Millisecond, 200*time.Millisecond, 500*time.Millisecond
+		// Idle is well past the retry and the sleep below, so a loaded
+		// machine's slow wake-up cannot reach it.
+		c.ReadTimeout, c.SSERetry, c.IdleTimeout = 100*time.Millisecond, 200*time.Millisecond, 3*time.Second
 	})
 	sid := openSession(t, f, "alice")
 	c := client.New(f.Addr)
@@ -225,7 +227,7 @@ func TestExpectContinue(t *testing.T) {
 		headEnd := bytes.Index(req, []byte("\r\n\r\n")) + 4
 		nc.Write(req[:headEnd])
 		buf := make([]byte, 64)
-		nc.SetReadDeadline(time.Now().Add(2 * time.Second))
+		nc.SetReadDeadline(time.Now().Add(10 * time.Second))
 		n, err := nc.Read(buf)
 		if err != nil || string(buf[:n]) != "HTTP/1.1 100 Continue\r\n\r\n" {
 			t.Fatalf("interim answer = %q, %v", buf[:n], err)
@@ -258,30 +260,48 @@ func TestExpectContinue(t *testing.T) {
 // with Retry-After at once, while the 64 in processing are unaffected.
 func TestInFlightGate(t *testing.T) {
 	const gate = 4
-	f := startFixture(t, func(c *wire.Config) { c.MaxInFlight = gate; c.ReadTimeout = time.Second })
+	// The held requests must outlast the test however slowly a loaded
+	// machine runs it, so their read deadline is far away.
+	const held = 30 * time.Second
+	f := startFixture(t, func(c *wire.Config) { c.MaxInFlight = gate; c.ReadTimeout = held })
 	sid := openSession(t, f, "alice")
 	req := post(f, f.Tokens["alice"], pingBody, inSession(sid)...).Bytes()
 	headEnd := bytes.Index(req, []byte("\r\n\r\n")) + 4
 	// Each held connection has sent a whole head and part of the body, so
 	// its request is in processing while the server waits for the rest.
-	held := make([]net.Conn, gate)
-	for i := range held {
-		held[i] = dial(t, f.Addr)
-		held[i].Write(req[:headEnd+1])
+	holding := make([]net.Conn, gate)
+	for i := range holding {
+		holding[i] = dial(t, f.Addr)
+		holding[i].Write(req[:headEnd+1])
 	}
-	time.Sleep(100 * time.Millisecond)
-	start := time.Now()
-	resp := do(t, f, req)
+	// The gate is full once the server has read every held head: until
+	// then a request still finds a slot and is answered 200, so ask again.
+	var resp *httpparse.Response
+	var waited time.Duration
+	for try := 0; ; try++ {
+		start := time.Now()
+		resp = do(t, f, req)
+		waited = time.Since(start)
+		if resp.Status != 200 || try == 500 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	if resp.Status != 503 {
-		t.Fatalf("status = %d, want 503", resp.Status)
+		holding[0].SetReadDeadline(time.Now().Add(time.Second))
+		b, err := io.ReadAll(holding[0])
+		t.Fatalf("status = %d, want 503 (held 0: %q %v)", resp.Status, b, err)
 	}
 	if v, _ := resp.Get("Retry-After"); v != "1" {
 		t.Errorf("Retry-After = %q, want 1", v)
 	}
-	if waited := time.Since(start); waited > 500*time.Millisecond {
+	// Waiting for a slot would last until a held request ends: the test
+	// releases them only below, so a 503 that waited never comes before
+	// their read deadline.
+	if waited >= held/2 {
 		t.Errorf("the 503 took %v: it must come at once, not after a wait", waited)
 	}
-	for i, nc := range held {
+	for i, nc := range holding {
 		nc.Write(req[headEnd+1:])
 		nc.(*net.TCPConn).CloseWrite()
 		got, _ := readAll(t, nc)

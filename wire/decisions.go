@@ -12,7 +12,11 @@ import (
 
 // This file is where a decision of another package becomes an HTTP answer
 // and the rule that names it: a parser refusal, a JSON-RPC decode error, a
-// policy denial, an MCP outcome. No other package chooses a status.
+// policy denial, an MCP outcome. Two of them come with their status,
+// chosen where the knowledge is: httpparse.Error (400, 413, 414, 417, 431,
+// 501, 505: only the parser knows which limit or grammar failed) and
+// policy.Denial (401, 400 or 403: only the policy knows why a token was
+// refused). Every other status is chosen here or in the route.
 
 // refuse builds an error answer; seal fills in its constant body from the
 // status and code alone.

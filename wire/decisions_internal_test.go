@@ -5,6 +5,8 @@ import (
 	"go/parser"
 	"go/token"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -84,5 +86,132 @@ func TestDenialRulesCoverEveryReason(t *testing.T) {
 		} else if id.Text() == "" {
 			t.Errorf("policy.%s maps to %s, which the rule table lacks", name, id)
 		}
+	}
+}
+
+// TestParserCommentsCiteTheAnsweringRule: where a comment right above a
+// refusal of the request parser (fault(status, ReasonX, ...)) cites rule
+// ids, one of them is the rule the server answers that Reason with
+// (parseRules), so a reader who follows the comment lands on the rule the
+// trace will print, not on a neighbouring or a client-side one.
+func TestParserCommentsCiteTheAnsweringRule(t *testing.T) {
+	reasons := constValues(t, "../httpparse", "Reason")
+	files, err := filepath.Glob("../httpparse/*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	citedID := regexp.MustCompile(`\b[THAS]-P?[0-9]{2,}\b`)
+	checked := 0
+	fset := token.NewFileSet()
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The comment group that ends on each line, or stands on it.
+		above := map[int]*ast.CommentGroup{}
+		for _, cg := range f.Comments {
+			above[fset.Position(cg.End()).Line] = cg
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || len(call.Args) < 2 {
+				return true
+			}
+			if fn, ok := call.Fun.(*ast.Ident); !ok || fn.Name != "fault" {
+				return true
+			}
+			arg, ok := call.Args[1].(*ast.Ident)
+			if !ok || !strings.HasPrefix(arg.Name, "Reason") {
+				return true
+			}
+			line := fset.Position(call.Pos()).Line
+			cg := above[line-1]
+			if cg == nil {
+				cg = above[line]
+			}
+			if cg == nil {
+				return true
+			}
+			ids := citedID.FindAllString(cg.Text(), -1)
+			if len(ids) == 0 {
+				return true
+			}
+			checked++
+			want := parseRules[httpparse.Reason(reasons[arg.Name])]
+			if !slices.Contains(ids, string(want)) {
+				t.Errorf("%s:%d: the comment above httpparse.%s cites %v; the server answers it with %s (%s)",
+					filepath.Base(path), line, arg.Name, ids, want, want.Text())
+			}
+			return true
+		})
+	}
+	if checked < 5 {
+		t.Fatalf("checked %d comments: the walk went wrong", checked)
+	}
+}
+
+// TestDecisionCommentsCiteTheirRule: in the server's decision code (this
+// package's route and answers), a comment just above a rule.X that cites
+// rule ids cites X's, so the number a reader sees beside a decision is the
+// one its answer carries.
+func TestDecisionCommentsCiteTheirRule(t *testing.T) {
+	ids := map[string]string{}
+	for name, v := range constValues(t, "rule", "ID") {
+		ids[name] = v
+	}
+	citedID := regexp.MustCompile(`\b[THAS]-P?[0-9]{2,}\b`)
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	fset := token.NewFileSet()
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ends := map[int]*ast.CommentGroup{}
+		for _, cg := range f.Comments {
+			ends[fset.Position(cg.End()).Line] = cg
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			if pkg, ok := sel.X.(*ast.Ident); !ok || pkg.Name != "rule" || ids[sel.Sel.Name] == "" {
+				return true
+			}
+			line := fset.Position(sel.Pos()).Line
+			// The nearest comment ending at most two lines above (one
+			// above an if whose body decides counts).
+			var cg *ast.CommentGroup
+			for l := line; l >= line-2 && cg == nil; l-- {
+				cg = ends[l]
+			}
+			if cg == nil {
+				return true
+			}
+			cited := citedID.FindAllString(cg.Text(), -1)
+			if len(cited) == 0 {
+				return true
+			}
+			checked++
+			if want := ids[sel.Sel.Name]; !slices.Contains(cited, want) {
+				t.Errorf("%s:%d: the comment above rule.%s cites %v, not its %s", path, line, sel.Sel.Name, cited, want)
+			}
+			return true
+		})
+	}
+	if checked < 3 {
+		t.Fatalf("checked %d comments: the walk went wrong", checked)
 	}
 }

@@ -133,9 +133,10 @@ func tableRows(t *testing.T, header string) [][]string {
 }
 
 // TestREADMEReceiveOrder: the README's receive-order table lists the steps
-// in the code's order, each with exactly the rules the code names there.
+// in the code's order, each with exactly the rules the code names there
+// and the reason it stands where it does.
 func TestREADMEReceiveOrder(t *testing.T) {
-	rows := tableRows(t, "| # | step | refusal | rules |")
+	rows := tableRows(t, "| # | step | why here | refusal | rules |")
 	if len(rows) != len(ReceiveOrder) {
 		t.Fatalf("README lists %d steps, the code %d", len(rows), len(ReceiveOrder))
 	}
@@ -154,6 +155,9 @@ func TestREADMEReceiveOrder(t *testing.T) {
 		if row[0] != s.Label || !slices.Equal(ids, want) {
 			t.Errorf("README step %s rules %v; the code's step %s: %v", row[0], ids, s.Label, want)
 		}
+		if len(row) != 5 || row[2] == "" {
+			t.Errorf("README step %s gives no reason for its place", row[0])
+		}
 	}
 }
 
@@ -165,22 +169,24 @@ func TestREADMELimits(t *testing.T) {
 	table := state.DefaultConfig()
 	kib := func(n int) string { return strconv.Itoa(n>>10) + " KiB" }
 	secs := func(d time.Duration) string { return strconv.Itoa(int(d/time.Second)) + " s" }
+	ms := func(d time.Duration) string { return strconv.Itoa(int(d/time.Millisecond)) + " ms" }
 	want := map[string]string{
 		"header fields": strconv.Itoa(lim.MaxFields),
 		"header section (field lines after the request line)": kib(lim.MaxHeaderBytes),
-		"one header value":           kib(lim.MaxValue),
-		"request target (path)":      kib(lim.MaxTarget),
-		"method token":               strconv.Itoa(lim.MaxMethod) + " bytes",
-		"body":                       kib(int(lim.MaxBody)),
-		"JSON nesting":               strconv.Itoa(jsonrpc.MaxDepth),
-		"socket read":                secs(cfg.ReadTimeout),
-		"idle keep-alive connection": secs(cfg.IdleTimeout),
-		"requests in processing":     strconv.Itoa(cfg.MaxInFlight),
-		"open connections":           strconv.Itoa(cfg.MaxConns),
-		"live sessions":              strconv.Itoa(table.MaxSessions),
-		"session TTL":                secs(table.TTL),
-		"SSE events per GET answer":  strconv.Itoa(table.MaxEventsPerSet),
-		"response":                   kib(cfg.MaxResponse),
+		"one header value":            kib(lim.MaxValue),
+		"request target (path)":       kib(lim.MaxTarget),
+		"method token":                strconv.Itoa(lim.MaxMethod) + " bytes",
+		"body":                        kib(int(lim.MaxBody)),
+		"JSON nesting":                strconv.Itoa(jsonrpc.MaxDepth),
+		"socket read":                 secs(cfg.ReadTimeout),
+		"idle keep-alive connection":  secs(cfg.IdleTimeout),
+		"requests in processing":      strconv.Itoa(cfg.MaxInFlight),
+		"open connections":            strconv.Itoa(cfg.MaxConns),
+		"live sessions":               strconv.Itoa(table.MaxSessions),
+		"session TTL":                 secs(table.TTL),
+		"SSE events per GET answer":   strconv.Itoa(table.MaxEventsPerSet),
+		"response":                    kib(cfg.MaxResponse),
+		"drain after an error answer": kib(drainLimit) + " or " + ms(drainTimeout),
 	}
 	rows := tableRows(t, "| what | limit | past it |")
 	seen := map[string]bool{}

@@ -335,7 +335,7 @@ func TestReceiveOrder(t *testing.T) {
 			func(e env) want {
 				return want{403, rule.InsufficientScope, map[string]string{"WWW-Authenticate": challenge(e, "insufficient_scope", "mcp:connect resources:read")}, httpError("Forbidden")}
 			}},
-		{"A-tenant/a tenant not served is 403 without a challenge",
+		{"A-P08/a tenant not served is 403 without a challenge",
 			func(e env) client.Request { return post(e.f, e.token("other-tenant"), pingBody) },
 			func(e env) want {
 				return want{403, rule.TenantNotServed, map[string]string{"WWW-Authenticate": ""}, httpError("Forbidden")}

@@ -94,7 +94,7 @@ func TestResilienceSlowloris(t *testing.T) {
 		normal int
 	}{
 		{"H-P08/100 slowloris connections are cut with 408 while a normal client is served", 512, 100, 200},
-		{"H-conns/slowloris holding every connection slot: a new client gets 503 at once", 40, 40, 503},
+		{"H-P15/slowloris holding every connection slot: a new client gets 503 at once", 40, 40, 503},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv, _ := startBenchRawmcp(t, state.DefaultConfig(), func(cfg *wire.Config) {
@@ -210,7 +210,7 @@ func TestResilienceSessionFlood(t *testing.T) {
 	srv, _ := startBenchRawmcp(t, state.DefaultConfig(), nil)
 	base := takeBaseline()
 
-	// T-P-capacity: of 50 concurrent initializes on an empty table,
+	// T-P18: of 50 concurrent initializes on an empty table,
 	// exactly 8 succeed.
 	statuses := make([]int, flood)
 	sessions := make([]string, flood)

@@ -9,8 +9,10 @@ import (
 )
 
 // header is one response field. Only appendResponse turns headers into
-// bytes, and it refuses any value with CR, LF or NUL (H-P10), so nothing a
-// handler computes can split a response.
+// bytes, and conn.finish passes every response through guarded first,
+// which replaces one whose values hold CR, LF, NUL or another control byte
+// with the constant 500 (H-P10), so nothing a handler computes can split a
+// response.
 type header struct{ name, value string }
 
 // response is everything needed to write one answer.
@@ -95,8 +97,8 @@ func validHeaderValue(v string) bool {
 	return true
 }
 
-// internalError is written instead of a response whose header values
-// failed the H-P10 guard.
+// internalError, the constant 500 (H-P16), is written instead of a
+// response whose header values failed the H-P10 guard.
 var internalError = response{status: 500, contentType: contentTypeJSON, body: errorBody(500, codeHTTPError), close: true, rule: rule.InternalError}
 
 // guarded returns r, or the constant 500 (which closes the connection) if

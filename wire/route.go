@@ -21,10 +21,9 @@ const pathMetadataRoot = policy.WellKnownPath
 
 // Header names, as on the wire.
 const (
-	sessionIDHeader       = "Mcp-Session-Id"
-	protocolVersionHeader = "MCP-Protocol-Version"
-	contentTypeJSON       = "application/json"
-	contentTypeSSE        = "text/event-stream"
+	sessionIDHeader = "Mcp-Session-Id"
+	contentTypeJSON = "application/json"
+	contentTypeSSE  = "text/event-stream"
 )
 
 // router is what the receive order decides with: the policy, the session
@@ -111,8 +110,8 @@ type memory struct {
 	out       []byte
 }
 
-// exchange is one request on its way through the receive order.
-type exchange struct {
+// routing is one request on its way through the receive order.
+type routing struct {
 	r   *router
 	req *httpparse.Request
 	now time.Time
@@ -121,23 +120,33 @@ type exchange struct {
 
 // decideHead walks the receive order of T-P14, numbered as in the README's
 // table, as far as a head alone decides: steps 3 to 7 up to the body. Step
-// 1 (framing and size) is the parser's and step 2 (the in-flight gate)
-// the connection's; both ran before. The first failing step answers;
-// nothing later runs.
+// 1 (framing and size) is the parser's: nothing about a request can be
+// trusted before its framing is, and a request whose length is ambiguous
+// would desynchronise the connection. Step 2 (the in-flight gate) is the
+// connection's, before any work is done for the request, so overload is
+// refused at once and costs nothing. Both ran before. The first failing
+// step answers; nothing later runs. Each step says why it stands where it
+// does.
 func (r *router) decideHead(req *httpparse.Request, h *headDecision) {
 	*h = headDecision{}
 	p := r.policy
-	// 3. Host is one of ours (DNS rebinding).
+	// 3. Host is one of ours. First, because DNS rebinding sends a page
+	// of a foreign name to 127.0.0.1 with that name as Host and, on a
+	// same-origin GET, no Origin at all: only Host tells it apart.
 	if host, _ := req.Get(httpparse.SingletonHost); !p.HostAllowed(host) {
 		h.answer = refuse(403, rule.HostNotOurs)
 		return
 	}
-	// 4. Origin, if present, exactly on the allowlist.
+	// 4. Origin, if present, exactly on the allowlist. Before the path and
+	// the token: a foreign page gets a bare 403 and learns nothing, neither
+	// which paths exist (404 or 405) nor a 401 challenge that would lead it
+	// into OAuth discovery.
 	if origin, ok := req.Get(httpparse.SingletonOrigin); ok && !p.OriginAllowed(origin) {
 		h.answer = refuse(403, rule.OriginNotAllowed)
 		return
 	}
-	// 5. Path, then method.
+	// 5. Path, then method: the methods allowed (405 + Allow) are the
+	// path's, and the checks that follow are each path's own.
 	var next target
 	switch string(req.Path) {
 	case p.EndpointPath():
@@ -153,7 +162,9 @@ func (r *router) decideHead(req *httpparse.Request, h *headDecision) {
 			return
 		}
 	case p.MetadataPath(), pathMetadataRoot:
-		// 5a. GET only, no Authorization (A-22, A-23, A-P06).
+		// 5a. GET only, no Authorization (A-22, A-23, A-P06): the
+		// metadata is public, so a token sent to discovery by mistake is
+		// refused before anything reads it.
 		if req.Method != httpparse.MethodGET {
 			h.answer = methodRefusal(req.Method, "GET")
 			return
@@ -169,7 +180,9 @@ func (r *router) decideHead(req *httpparse.Request, h *headDecision) {
 	}
 	switch next {
 	case targetPOST:
-		// 6. Accept, then Content-Type.
+		// 6. Accept, then Content-Type, before the body is read: a request
+		// refused for its media types costs no 16 KiB read. Accept first:
+		// whether the client can read any answer comes before what it sent.
 		if okJSON, okSSE := req.AcceptsBoth(contentTypeJSON, contentTypeSSE); !okJSON || !okSSE {
 			h.answer = refuse(406, rule.AcceptBothTypes)
 			return
@@ -178,13 +191,14 @@ func (r *router) decideHead(req *httpparse.Request, h *headDecision) {
 			h.answer = refuse(415, rule.ContentTypeJSON, header{"Accept", contentTypeJSON})
 			return
 		}
-		// 7. Content-Length present, then the body.
+		// 7. Content-Length present, then the body: a POST is never
+		// close-delimited, and its length must be known to read it.
 		if _, ok := req.Get(httpparse.SingletonContentLength); !ok {
 			h.answer = refuse(411, rule.LengthRequired)
 			return
 		}
 	case targetGET:
-		// 6. Accept.
+		// 6. Accept, before the body is read (as for POST).
 		if !req.Accepts(contentTypeSSE) {
 			h.answer = refuse(406, rule.AcceptBothTypes)
 			return
@@ -192,7 +206,9 @@ func (r *router) decideHead(req *httpparse.Request, h *headDecision) {
 	}
 	// 7. The body: every method reads it, so the connection stays in step.
 	// Every check that needs no body has run by now, which is why
-	// Expect: 100-continue is answered here (H-P13).
+	// Expect: 100-continue is answered here (H-P13): 100 is sent only when
+	// the body will be read, and an earlier refusal is answered without
+	// reading it (the connection closes, so its bytes are never parsed).
 	h.next, h.bodyLen, h.sendContinue = next, int(req.ContentLength), req.ExpectContinue && req.ContentLength > 0
 }
 
@@ -200,7 +216,7 @@ func (r *router) decideHead(req *httpparse.Request, h *headDecision) {
 // sent to next, with its whole body, and the connection's memory, and
 // writes its verdict into d, which must be zero.
 func (r *router) decide(req *httpparse.Request, next target, body []byte, now time.Time, mem *memory, d *decision) {
-	x := exchange{r: r, req: req, now: now, mem: mem}
+	x := routing{r: r, req: req, now: now, mem: mem}
 	switch next {
 	case targetPOST:
 		x.post(body, d)
@@ -221,27 +237,36 @@ func (r *router) decide(req *httpparse.Request, next target, body []byte, now ti
 // post runs steps 8 to 13 for a POSTed JSON-RPC message.
 // The message and the principal live in d (d.call.Msg, d.opened.by), not
 // in this frame.
-func (x *exchange) post(body []byte, d *decision) {
+func (x *routing) post(body []byte, d *decision) {
 	msg := &d.call.Msg
-	// 8. Strict JSON, then one JSON-RPC message.
+	// 8. Strict JSON, then one JSON-RPC message. Before the token: the 401
+	// challenge names the scope the request's method needs, and the
+	// method is in the body.
 	var err error
 	if *msg, err = jsonrpc.Decode(body); err != nil {
 		d.decodeRefused(err)
 		return
 	}
-	// 9. Bearer token.
+	// 9. Bearer token. Before the session: a session id is no credential
+	// (T-72), so a caller without a valid token learns nothing about which
+	// sessions exist, and the session check needs the principal as owner.
 	principal := &d.opened.by
 	if den := x.authenticate(msg.Method, principal); den != nil {
 		d.deny(den)
 		return
 	}
-	// 10. MCP-Protocol-Version.
+	// 10. MCP-Protocol-Version. Before the session: a header check that
+	// needs no state, so the session table is consulted only for a
+	// request that speaks the negotiated version.
 	sessionID, hasSession := x.req.Get(httpparse.SingletonSessionID)
 	if id := x.postVersionRefusal(msg, hasSession); id != "" {
 		d.refuse(400, id)
 		return
 	}
-	// 11. The session, then the lifecycle (asked here, applied at dispatch).
+	// 11. The session, then the lifecycle (asked here, applied at
+	// dispatch): a phase means something only once the session is known to
+	// be the caller's, and asking without applying lets a request refused
+	// at step 12 move nothing.
 	d.call.Owner = ownerOf(principal)
 	switch {
 	case opensSession(msg) && hasSession:
@@ -257,12 +282,16 @@ func (x *exchange) post(body []byte, d *decision) {
 			return
 		}
 	}
-	// 12. Tenant, then scope.
+	// 12. Tenant, then scope, after the session: a refused request leaves
+	// the session as it was (Table.Check). Tenant first: no step-up can
+	// gain a tenant, so a 403 without challenge comes before a 403
+	// insufficient_scope that would send the client to ask for more scope.
 	if den := x.authorize(principal, msg.Method); den != nil {
 		d.deny(den)
 		return
 	}
-	// 13. Dispatch.
+	// 13. Dispatch, last: only a request that passed every check changes
+	// state.
 	d.call.SessionID, d.call.Now, d.call.Out = x.sessionKey(sessionID), x.now, x.mem.out
 	x.dispatch(d)
 }
@@ -271,7 +300,7 @@ func (x *exchange) post(body []byte, d *decision) {
 // Not inlined, so the reply's temporary is in this frame, not post's.
 //
 //go:noinline
-func (x *exchange) dispatch(d *decision) {
+func (x *routing) dispatch(d *decision) {
 	d.reply = x.r.mcp.Post(&d.call)
 	if d.reply.Out != nil {
 		x.mem.out = d.reply.Out[:0]
@@ -304,7 +333,7 @@ func isPing(msg *jsonrpc.Message) bool {
 // but if present it must be 2025-11-25 and equal params.protocolVersion)
 // and T-P08 to everything else that has a session (the header is
 // required). It returns the rule that refuses, or "".
-func (x *exchange) postVersionRefusal(msg *jsonrpc.Message, hasSession bool) rule.ID {
+func (x *routing) postVersionRefusal(msg *jsonrpc.Message, hasSession bool) rule.ID {
 	version, present := x.req.Get(httpparse.SingletonProtocolVersion)
 	switch {
 	case opensSession(msg):
@@ -328,25 +357,27 @@ func (x *exchange) postVersionRefusal(msg *jsonrpc.Message, hasSession bool) rul
 // protocol version (required: there is always a session), the session,
 // then tenant and scope. It returns the session's key, the caller being
 // d.call.Owner, or false with d's answer set.
-func (x *exchange) sessionRequest(op string, d *decision) (id string, ok bool) {
-	// 9. Bearer token.
+func (x *routing) sessionRequest(op string, d *decision) (id string, ok bool) {
+	// 9. Bearer token, before the session (as for POST; the challenge
+	// names op's scope).
 	principal := &d.opened.by
 	if den := x.authenticate(op, principal); den != nil {
 		d.deny(den)
 		return "", false
 	}
-	// 10. MCP-Protocol-Version.
+	// 10. MCP-Protocol-Version, a check needing no state, before the
+	// session.
 	if v, present := x.req.Get(httpparse.SingletonProtocolVersion); !present || string(v) != mcp.ProtocolVersion {
 		d.refuse(400, rule.VersionRequired)
 		return "", false
 	}
-	// 11. The session.
+	// 11. The session, bound to the principal of step 9.
 	d.call.Owner = ownerOf(principal)
 	sid, present := x.req.Get(httpparse.SingletonSessionID)
 	if _, ok := x.checkSession(sid, present, &d.call.Owner, d); !ok {
 		return "", false
 	}
-	// 12. Tenant, then scope.
+	// 12. Tenant, then scope (as for POST).
 	if den := x.authorize(principal, op); den != nil {
 		d.deny(den)
 		return "", false
@@ -359,12 +390,14 @@ func (x *exchange) sessionRequest(op string, d *decision) (id string, ok bool) {
 // data, retry) and the queued notifications, then the stream ends
 // (T-P12). Framed by Content-Length: the whole set is written at once
 // (S-P04).
-func (x *exchange) get(d *decision) {
+func (x *routing) get(d *decision) {
 	id, ok := x.sessionRequest("GET", d)
 	if !ok {
 		return
 	}
 	// 12a. Last-Event-ID: well formed, then one this stream delivered.
+	// After every check of the caller: whether an event id was delivered
+	// is the session's, told only to its authorized owner.
 	cursor, hasCursor := x.req.Get(httpparse.SingletonLastEventID)
 	if hasCursor && !sseframe.ValidID(cursor) {
 		d.refuse(400, rule.EventIDSyntax)
@@ -382,19 +415,19 @@ func (x *exchange) get(d *decision) {
 		d.refuse(500, rule.InternalError)
 		return
 	}
-	// 13. Dispatch.
+	// 13. Dispatch, last (as for POST).
 	d.answer = response{status: 200, contentType: contentTypeSSE, rule: rule.GetStream}
 	d.stream = stream{kind: streamBatch, batch: batch, retry: x.r.sseRetry}
 }
 
 // delete runs the shared steps, then ends the session: 204, and every
 // later request with its id is 404.
-func (x *exchange) delete(d *decision) {
+func (x *routing) delete(d *decision) {
 	id, ok := x.sessionRequest("DELETE", d)
 	if !ok {
 		return
 	}
-	// 13. Dispatch.
+	// 13. Dispatch, last (as for POST).
 	if _, err := x.r.sessions.Step(id, d.call.Owner, state.InputDelete, x.now); err != nil {
 		d.answer = sessionNotFound
 		return
@@ -405,7 +438,7 @@ func (x *exchange) delete(d *decision) {
 // checkSession applies T-42 (missing → 400), T-P09 (malformed → 400) and
 // T-43/T-P10 (unknown, expired, ended or another principal's → 404),
 // setting d's answer when it refuses.
-func (x *exchange) checkSession(id []byte, present bool, owner *state.Owner, d *decision) (state.Phase, bool) {
+func (x *routing) checkSession(id []byte, present bool, owner *state.Owner, d *decision) (state.Phase, bool) {
 	if !present {
 		d.refuse(400, rule.SessionRequired)
 		return state.PhaseClosed, false
@@ -427,7 +460,7 @@ func (x *exchange) checkSession(id []byte, present bool, owner *state.Owner, d *
 // keep-alive connection of one session converts it once. Only ids that
 // passed state.ValidSessionID come here (or "" for none), so a connection
 // holds at most one id's length.
-func (x *exchange) sessionKey(id []byte) string {
+func (x *routing) sessionKey(id []byte) string {
 	if string(id) != x.mem.sessionID {
 		x.mem.sessionID = string(id)
 	}
@@ -441,7 +474,7 @@ func (x *exchange) sessionKey(id []byte) string {
 //
 // The principal is written through p, so its temporary is in this frame
 // and not in its callers' (post is on the deepest path of every request).
-func (x *exchange) authenticate(op string, p *policy.Principal) *policy.Denial {
+func (x *routing) authenticate(op string, p *policy.Principal) *policy.Denial {
 	authz, present := x.req.Get(httpparse.SingletonAuthorization)
 	var d *policy.Denial
 	*p, d = x.r.policy.AuthenticateRemembered(&x.mem.token, authz, present, op, x.now)
@@ -461,7 +494,7 @@ func (x *exchange) authenticate(op string, p *policy.Principal) *policy.Denial {
 // inlined: the copy of the principal policy takes stays in this frame.
 //
 //go:noinline
-func (x *exchange) authorize(p *policy.Principal, op string) *policy.Denial {
+func (x *routing) authorize(p *policy.Principal, op string) *policy.Denial {
 	return x.r.policy.Authorize(*p, op)
 }
 

@@ -56,12 +56,14 @@ type Config struct {
 	// behind the real clock, or every deadline has already passed.
 	Now    func() time.Time
 	Logger *slog.Logger
-	// OnDecision, if set, is called after each response with the rule that
-	// decided it (traces print it). It must not block.
+	// OnDecision, if set, is called for each answer with the rule that
+	// decided it (traces print it), once the answer's bytes are built and
+	// before they are written, so a client that has read the answer finds
+	// the decision recorded. It must not block: the answer waits for it.
 	OnDecision func(Decision)
-	// OnExchange, if set, is called after each response with the bytes of
-	// the request and of the answer (copies), for `serve -trace`. It must
-	// not block.
+	// OnExchange, if set, is called for each answer, right after
+	// OnDecision and before the write, with the bytes of the request and
+	// of the answer (copies), for `serve -trace`. It must not block.
 	OnExchange func(Exchange)
 }
 

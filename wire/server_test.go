@@ -191,10 +191,10 @@ func TestMaxConns(t *testing.T) {
 	for range limit - 1 {
 		open(t)
 	}
-	t.Run("H-conns/the connection that reaches MaxConns is served", func(t *testing.T) {
+	t.Run("H-P15/the connection that reaches MaxConns is served", func(t *testing.T) {
 		open(t)
 	})
-	t.Run("H-conns/one connection past MaxConns gets 503 with Retry-After, then close", func(t *testing.T) {
+	t.Run("H-P15/one connection past MaxConns gets 503 with Retry-After, then close", func(t *testing.T) {
 		resp := do(t, f, ping)
 		if resp.Status != 503 {
 			t.Fatalf("status = %d, want 503", resp.Status)

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"rawmcp/wire"
 	"rawmcp/wire/client"
-	"rawmcp/wire/client/probe"
 	"slices"
 	"strconv"
 	"strings"
@@ -67,7 +66,7 @@ func rawmcp(t *testing.T, args ...string) (stdout, stderr string, code int) {
 const profileMembers = `"profile":"loopback-streamable-http-teaching-profile-v1","protocol_version":"2025-11-25"`
 
 func TestVerdicts(t *testing.T) {
-	blocked := strconv.Itoa(len(probe.Catalogue()) + len(scenario.Attacks()) + 1) // the probe's checks, the table and the leak check
+	blocked := strconv.Itoa(len(scenario.ProbeChecks()) + len(scenario.Attacks()) + 1) // the probe's checks, the table and the leak check
 	tests := []struct {
 		name   string
 		args   []string
@@ -101,7 +100,7 @@ func TestVerdicts(t *testing.T) {
 func TestAttackVerboseListsEveryAttack(t *testing.T) {
 	_, stderr, _ := rawmcp(t, "attack", "-v")
 	lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
-	if len(lines) != len(probe.Catalogue())+len(scenario.Attacks())+1 {
+	if len(lines) != len(scenario.ProbeChecks())+len(scenario.Attacks())+1 {
 		t.Fatalf("%d lines on stderr, want one per probe check, attack and the leak check:\n%s", len(lines), stderr)
 	}
 	for _, line := range lines {

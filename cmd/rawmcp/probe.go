@@ -74,6 +74,7 @@ func runProbe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	htmlFile := fs.String("html", "", "also write a self-contained HTML report to this file")
 	trace := fs.Bool("trace", false, "print every exchange like curl -v on stderr, tokens and session ids redacted")
 	timeout := fs.Duration("timeout", 5*time.Second, "limit on each exchange")
+	slow := fs.Bool("slow", false, "also run the checks that hold a stream for minutes (DP-08: one GET stream, up to 130 s)")
 	list := fs.Bool("list", false, "print the catalogue (with -only, each check's help) and exit, touching no network")
 	md := fs.Bool("md", false, "with -list: print the whole catalogue as Markdown (wire/client/probe/CHECKS.md)")
 	if code, done := parse(fs, args, 0); done {
@@ -114,7 +115,7 @@ func runProbe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "rawmcp", err)
 		return exitUsage
 	}
-	opts := probe.Options{Token: *token, Token2: *token2, Strict: *strict, Timeout: *timeout, Only: onlyIDs, Skip: skipIDs}
+	opts := probe.Options{Token: *token, Token2: *token2, Strict: *strict, Slow: *slow, Timeout: *timeout, Only: onlyIDs, Skip: skipIDs}
 	if *cacert != "" {
 		if opts.RootCAs, err = loadRoots(*cacert); err != nil {
 			fmt.Fprintf(stderr, "rawmcp probe: -cacert: %v\n", err)

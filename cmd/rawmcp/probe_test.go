@@ -106,8 +106,8 @@ type probeDoc struct {
 
 // TestProbeServePassesEveryCheck is the issue's proof: `rawmcp probe
 // -strict` against `rawmcp serve` with two principals and the named
-// tokens passes every check (PV-04 is info), within serve's default
-// limits, and leaves no token in any output.
+// tokens passes every check (PV-04 is info; the deployment group below),
+// within serve's default limits, and leaves no token in any output.
 func TestProbeServePassesEveryCheck(t *testing.T) {
 	s := startServe(t)
 	html := filepath.Join(s.dir, "report.html")
@@ -126,6 +126,13 @@ func TestProbeServePassesEveryCheck(t *testing.T) {
 		want[c.ID] = "pass"
 	}
 	want["PV-04"] = "info"
+	// The deployment group on plain loopback http, without -slow: no TLS
+	// and no cleartext twin to check, a GET stream that ends at once (no
+	// hold to tell apart), no CORS at all.
+	for _, id := range []string{"DP-02", "DP-03", "DP-07", "DP-08"} {
+		want[id] = "skip"
+	}
+	want["DP-12"] = "info"
 	got := map[string]string{}
 	for _, c := range doc.Checks {
 		got[c.ID] = c.Verdict
@@ -171,7 +178,9 @@ func TestProbeTraceNamesTokensAsServeDoes(t *testing.T) {
 	if strings.Contains(trace, probeAlice) {
 		t.Error("A-33/the trace carries the token")
 	}
-	deadline := time.Now().Add(2 * time.Second)
+	// A bound for a loaded machine: the loop ends as soon as the line is
+	// logged.
+	deadline := time.Now().Add(10 * time.Second)
 	for !strings.Contains(s.stderr.String(), "token="+id) && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -397,7 +406,7 @@ func TestProbeHelp(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit status %d", code)
 	}
-	for _, want := range []string{"-url", "-token", "-token2", "-tokens", "-only", "-skip", "-strict", "-require-all", "-json", "-html", "-trace", "-timeout", "-list", "-md", "-resolve", "-cacert", "-baseline", "-sarif"} {
+	for _, want := range []string{"-url", "-token", "-token2", "-tokens", "-only", "-skip", "-strict", "-require-all", "-json", "-html", "-trace", "-timeout", "-slow", "-list", "-md", "-resolve", "-cacert", "-baseline", "-sarif"} {
 		if !strings.Contains(stderr, "  "+want+" ") && !strings.Contains(stderr, "  "+want+"\n") {
 			t.Errorf("help lacks the flag %s", want)
 		}

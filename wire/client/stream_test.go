@@ -41,8 +41,9 @@ func scripted(t *testing.T, script func(nc net.Conn)) *Client {
 func lines(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") }
 
 // pieces reads the request, writes each piece, pausing between them,
-// then holds the connection open for hold. (Closing with the request
-// unread would reset the connection.)
+// then holds the connection open for hold, or until the client hangs up
+// if hold is untilClosed. (Closing with the request unread would reset
+// the connection.)
 func pieces(hold time.Duration, parts ...string) func(net.Conn) {
 	return func(nc net.Conn) {
 		nc.Read(make([]byte, 4096))
@@ -50,33 +51,51 @@ func pieces(hold time.Duration, parts ...string) func(net.Conn) {
 			nc.Write([]byte(p))
 			time.Sleep(20 * time.Millisecond)
 		}
+		if hold == untilClosed {
+			io.Copy(io.Discard, nc)
+			return
+		}
 		time.Sleep(hold)
 	}
 }
+
+// untilClosed holds a scripted connection open until the client closes
+// it: a case about a deadline then never races a server that gave up
+// first, however slowly a loaded machine runs either side.
+const untilClosed time.Duration = -1
+
+// Deadlines of the scripted cases: one the answer must arrive within,
+// generous for a loaded machine (a case that ends returns as soon as it
+// does), and one a case waits out on purpose, kept short.
+const (
+	arrives   = 10 * time.Second
+	waitedOut = time.Second
+)
 
 const sseHead = "HTTP/1.1 200 OK\nContent-Type: text/event-stream\nTransfer-Encoding: chunked\n\n"
 
 func TestReadStream(t *testing.T) {
 	firstEvent := func(body []byte) bool { return len(Events(body)) > 0 }
 	tests := []struct {
-		name   string
-		script func(net.Conn)
-		enough func([]byte) bool
-		body   string
-		ended  bool
+		name     string
+		script   func(net.Conn)
+		enough   func([]byte) bool
+		deadline time.Duration
+		body     string
+		ended    bool
 	}{
 		{"a Content-Length body is read to its end",
-			pieces(0, lines("HTTP/1.1 200 OK\nContent-Length: 5\n\nhel"), "lo"), nil, "hello", true},
+			pieces(0, lines("HTTP/1.1 200 OK\nContent-Length: 5\n\nhel"), "lo"), nil, arrives, "hello", true},
 		{"a 100 Continue is skipped",
-			pieces(0, lines("HTTP/1.1 100 Continue\n\nHTTP/1.1 204 No Content\n\n")), nil, "", true},
+			pieces(0, lines("HTTP/1.1 100 Continue\n\nHTTP/1.1 204 No Content\n\n")), nil, arrives, "", true},
 		{"a chunked stream held open stops once enough has come",
-			pieces(400*time.Millisecond, lines(sseHead)+"15\r\n", "id: 1\ndata: {\"a\":1}\n\n\r\n"), firstEvent, "id: 1\ndata: {\"a\":1}\n\n", false},
+			pieces(untilClosed, lines(sseHead)+"15\r\n", "id: 1\ndata: {\"a\":1}\n\n\r\n"), firstEvent, arrives, "id: 1\ndata: {\"a\":1}\n\n", false},
 		{"a chunked stream that ends is whole",
-			pieces(0, lines(sseHead)+"9\r\ndata: x\n\n\r\n0\r\n\r\n"), firstEvent, "data: x\n\n", true},
+			pieces(0, lines(sseHead)+"9\r\ndata: x\n\n\r\n0\r\n\r\n"), firstEvent, arrives, "data: x\n\n", true},
 		{"a stream held open stops at the deadline with what came",
-			pieces(400*time.Millisecond, lines(sseHead)+"5\r\n: hi\n\r\n"), nil, ": hi\n", false},
+			pieces(untilClosed, lines(sseHead)+"5\r\n: hi\n\r\n"), nil, waitedOut, ": hi\n", false},
 		{"a close-delimited body ends at the close",
-			pieces(0, lines("HTTP/1.1 200 OK\n\nall of it")), nil, "all of it", true},
+			pieces(0, lines("HTTP/1.1 200 OK\n\nall of it")), nil, arrives, "all of it", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -85,7 +104,7 @@ func TestReadStream(t *testing.T) {
 			if err := c.Send([]byte(lines("GET / HTTP/1.1\nHost: x\n\n"))); err != nil {
 				t.Fatal(err)
 			}
-			s, err := c.ReadStream(false, time.Now().Add(300*time.Millisecond), tt.enough)
+			s, err := c.ReadStream(false, time.Now().Add(tt.deadline), tt.enough)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -104,19 +123,22 @@ func TestReadStream(t *testing.T) {
 
 func TestReadStreamFailsWithoutAHead(t *testing.T) {
 	tests := []struct {
-		name   string
-		script func(net.Conn)
-		want   error
+		name     string
+		script   func(net.Conn)
+		deadline time.Duration
+		want     error
 	}{
-		{"a close before any byte is ErrClosed", func(net.Conn) {}, ErrClosed},
-		{"silence is the deadline", pieces(400 * time.Millisecond), os.ErrDeadlineExceeded},
+		// The server reads the request first: closing with it unread
+		// would reset the connection whenever it had arrived, a race.
+		{"a close before any byte is ErrClosed", pieces(0), arrives, ErrClosed},
+		{"silence is the deadline", pieces(untilClosed), waitedOut, os.ErrDeadlineExceeded},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := scripted(t, tt.script)
 			defer c.Close()
 			c.Send([]byte(lines("GET / HTTP/1.1\nHost: x\n\n")))
-			_, err := c.ReadStream(false, time.Now().Add(200*time.Millisecond), nil)
+			_, err := c.ReadStream(false, time.Now().Add(tt.deadline), nil)
 			if !errors.Is(err, tt.want) {
 				t.Errorf("error %v, want %v", err, tt.want)
 			}
@@ -126,7 +148,7 @@ func TestReadStreamFailsWithoutAHead(t *testing.T) {
 		c := scripted(t, pieces(0, "SSH-2.0-OpenSSH\r\n\r\n"))
 		defer c.Close()
 		c.Send([]byte(lines("GET / HTTP/1.1\nHost: x\n\n")))
-		_, err := c.ReadStream(false, time.Now().Add(200*time.Millisecond), nil)
+		_, err := c.ReadStream(false, time.Now().Add(arrives), nil)
 		var pe *httpparse.Error
 		if !errors.As(err, &pe) {
 			t.Errorf("error %v, want an *httpparse.Error", err)
@@ -138,11 +160,11 @@ func TestMoreReadsOnAfterEnough(t *testing.T) {
 	c := scripted(t, pieces(0, lines(sseHead)+"9\r\ndata: x\n\n\r\n", "0\r\n\r\n"))
 	defer c.Close()
 	c.Send([]byte(lines("GET / HTTP/1.1\nHost: x\n\n")))
-	s, err := c.ReadStream(false, time.Now().Add(time.Second), func(b []byte) bool { return len(b) > 0 })
+	s, err := c.ReadStream(false, time.Now().Add(arrives), func(b []byte) bool { return len(b) > 0 })
 	if err != nil || s.Ended {
 		t.Fatalf("ReadStream: %v, Ended %v", err, s.Ended)
 	}
-	if err := s.More(time.Now().Add(time.Second), nil); err != nil || !s.Ended {
+	if err := s.More(time.Now().Add(arrives), nil); err != nil || !s.Ended {
 		t.Fatalf("More: %v, Ended %v", err, s.Ended)
 	}
 	if s.Response.Framing != httpparse.FramingChunked || string(s.Response.Body) != "data: x\n\n" {
@@ -154,24 +176,25 @@ func TestWaitClose(t *testing.T) {
 	answer := lines("HTTP/1.1 400 Bad Request\nContent-Length: 0\nConnection: close\n\n")
 	second := lines("HTTP/1.1 404 Not Found\nContent-Length: 0\n\n")
 	tests := []struct {
-		name   string
-		script func(net.Conn)
-		closed bool
-		extra  string
+		name     string
+		script   func(net.Conn)
+		deadline time.Duration
+		closed   bool
+		extra    string
 	}{
-		{"a server that closes after its answer", pieces(0, answer), true, ""},
-		{"a server that answers a second request", pieces(400*time.Millisecond, answer, second), false, second},
-		{"a server that keeps the connection", pieces(400*time.Millisecond, answer), false, ""},
+		{"a server that closes after its answer", pieces(0, answer), arrives, true, ""},
+		{"a server that answers a second request", pieces(untilClosed, answer, second), waitedOut, false, second},
+		{"a server that keeps the connection", pieces(untilClosed, answer), waitedOut, false, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := scripted(t, tt.script)
 			defer c.Close()
 			c.Send([]byte(lines("GET / HTTP/1.1\nHost: x\n\n")))
-			if _, err := c.ReadStream(false, time.Now().Add(time.Second), nil); err != nil {
+			if _, err := c.ReadStream(false, time.Now().Add(arrives), nil); err != nil {
 				t.Fatal(err)
 			}
-			closed, extra := c.WaitClose(time.Now().Add(300 * time.Millisecond))
+			closed, extra := c.WaitClose(time.Now().Add(tt.deadline))
 			if closed != tt.closed || string(extra) != tt.extra {
 				t.Errorf("WaitClose = %v, %q; want %v, %q", closed, extra, tt.closed, tt.extra)
 			}
@@ -195,8 +218,10 @@ func TestFeed(t *testing.T) {
 	})
 	t.Run("a close ends a trickle", func(t *testing.T) {
 		c := scripted(t, func(nc net.Conn) { io.ReadFull(nc, make([]byte, 3)) })
-		f := c.Feed([]byte("GET / HTTP/1.1\r\n"), 1, 10*time.Millisecond, time.Now().Add(5*time.Second))
-		if !errors.Is(f.Err, ErrClosed) || f.Written < 3 || f.Elapsed > 2*time.Second {
+		// The deadline is far past the bound on Elapsed, so a Feed that
+		// waited for it instead of the close cannot pass.
+		f := c.Feed([]byte("GET / HTTP/1.1\r\n"), 1, 10*time.Millisecond, time.Now().Add(3*arrives))
+		if !errors.Is(f.Err, ErrClosed) || f.Written < 3 || f.Elapsed > arrives {
 			t.Errorf("Feed = %+v, want ErrClosed soon after 3 bytes", f)
 		}
 	})

@@ -1,9 +1,10 @@
 // Package mcp is the MCP 2025-11-25 subset rawmcp speaks on /mcp: initialize
 // (with version negotiation), notifications/initialized, ping and
 // resources/list. It turns one strictly decoded JSON-RPC message, already
-// authenticated by the caller, into a Reply (status, body, and whether the
-// body goes out as JSON or as one SSE event), applying the lifecycle through
-// the state package's transition table.
+// authenticated by the caller, into a Reply (its Outcome, the JSON-RPC
+// message when answered, and whether that goes out as JSON or as one SSE
+// event), applying the lifecycle through the state package's transition
+// table. The wire package picks the status for each Outcome.
 //
 // [MCP 2025-11-25 Lifecycle §1.1] and [Transports §2.1]:
 // https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle

@@ -33,6 +33,21 @@ const (
 	TEWithCLCloses            ID = "H-26"
 	BodyReadOrClosed          ID = "H-34"
 	AllowOn405                ID = "H-44"
+
+	// Deployment: what a hop in front of the server (TLS, a reverse proxy,
+	// a load balancer) must keep. No requirement of the server's table
+	// names them: rawmcp listens on loopback and terminates no TLS.
+	TLSForProtected     ID = "D-01"
+	LegacyTLSRefused    ID = "D-02"
+	NoCleartextTwin     ID = "D-03"
+	ForwardedNotTrusted ID = "D-04"
+	HeadersCrossHop     ID = "D-05"
+	EventsNotHeld       ID = "D-06"
+	IdleStreamKept      ID = "D-07"
+	SessionAffinity     ID = "D-08"
+	StreamNotBuffered   ID = "D-09"
+	NoVersionBanner     ID = "D-10"
+	CORSForOwnOrigin    ID = "D-11"
 )
 
 var clientTable = []Rule{
@@ -66,4 +81,16 @@ var clientTable = []Rule{
 	{TEWithCLCloses, MUST, "RFC 9112 §6.1", "a request with both Transfer-Encoding and Content-Length is refused or framed by TE alone, and the connection closes"},
 	{BodyReadOrClosed, MUST, "RFC 9112 §9.3", "after a response the whole request body has been read, or the connection is closed"},
 	{AllowOn405, MUST, "RFC 9110 §15.5.6, §10.2.1", "a 405 carries Allow, listing the methods the target serves"},
+	// Deployment.
+	{TLSForProtected, MUST, "RFC 6750 §5.3; RFC 9728 §1.2; OAuth 2.1 §1.5", "an endpoint that takes bearer tokens is served over https, unless it is on loopback"},
+	{LegacyTLSRefused, MUST, "RFC 8996; RFC 9325 §3.1.1", "a handshake offering only TLS 1.0 or 1.1 is refused"},
+	{NoCleartextTwin, SHOULD, "RFC 6797 §7.2; RFC 9325 §3.2", "the http twin of an https endpoint serves no MCP: it refuses, or redirects to the https URL"},
+	{ForwardedNotTrusted, MUST, "RFC 9728 §3.3, §7.3", "X-Forwarded-Host, X-Forwarded-Proto and Forwarded never steer the resource identifier, resource_metadata or a Location"},
+	{HeadersCrossHop, MUST, "MCP Transports §2.5, §2.7; RFC 9110 §11.6.1", "MCP-Protocol-Version and Mcp-Session-Id reach the server, however spelled, and WWW-Authenticate reaches the client"},
+	{EventsNotHeld, SHOULD, "MCP Transports §2.1 item 6", "an event stream's head and each event reach the client when they are written: no hop buffers or compresses them until the stream ends"},
+	{IdleStreamKept, SHOULD, "MCP Transports §2.2 item 4", "an idle event stream stays open (keep-alive comments), or ends with a retry the client can follow"},
+	{SessionAffinity, SHOULD, "MCP Transports §2.5 (interoperability)", "every request of a session, on any connection, reaches a server that knows the session"},
+	{StreamNotBuffered, SHOULD, "MCP 2026-07-28 Transports; RFC 9111 §5.2.2", "an SSE answer carries X-Accel-Buffering: no and Cache-Control no-cache or no-store, and no cache serves it"},
+	{NoVersionBanner, SHOULD, "OWASP ASVS V14.3.3", "Server and X-Powered-By name no version a scanner can match to advisories"},
+	{CORSForOwnOrigin, SHOULD, "Fetch §3.2 (CORS protocol); MCP Transports §2.0.1", "no CORS grant to a foreign origin; a grant to the own origin allows MCP's request headers and exposes Mcp-Session-Id"},
 }

@@ -62,11 +62,13 @@ func (id ID) Level() Level { return byID[id].Level }
 func (id ID) Source() string { return byID[id].Source }
 
 // All returns every rule, in table order: the server's, then those only
-// the probe cites.
-func All() []Rule { return append(append([]Rule(nil), table...), clientTable...) }
+// the probe cites, then those cited that decide no answer.
+func All() []Rule {
+	return append(append(append([]Rule(nil), table...), clientTable...), citedTable...)
+}
 
 var byID = func() map[ID]Rule {
-	m := make(map[ID]Rule, len(table)+len(clientTable))
+	m := make(map[ID]Rule, len(table)+len(clientTable)+len(citedTable))
 	for _, r := range All() {
 		if _, dup := m[r.ID]; dup {
 			panic("rule: " + string(r.ID) + " is in the table twice")

@@ -130,7 +130,7 @@ func (r *run) attack(a Attack) AttackResult {
 	case res.Decision != a.Rule:
 		res.Problem = "the server named rule " + strconv.Quote(string(res.Decision)) + ", want " + string(a.Rule)
 	case resp.Status >= 400 && !resp.Close:
-		res.Problem = "the refusal leaves the connection open (T-P14)"
+		res.Problem = "the refusal leaves the connection open (" + string(rule.ReceiveOrder) + ")"
 	default:
 		res.Blocked = true
 	}
@@ -144,6 +144,18 @@ var probeTokens = map[string]string{
 	"wrong_issuer":   "wrong-issuer",
 	"expired":        "expired",
 	"low_scope":      "no-resources-scope",
+}
+
+// probeSkip leaves out of an attack run the probe's deployment group:
+// it judges a hop in front of the server (TLS, a proxy, a balancer), and
+// the attack bench has none.
+var probeSkip = []string{"DP"}
+
+// ProbeChecks are the probe's checks an attack run includes, PRE-01
+// first: the catalogue without the deployment group.
+func ProbeChecks() []*mcpprobe.Check {
+	checks, _ := mcpprobe.Select(nil, probeSkip)
+	return append([]*mcpprobe.Check{mcpprobe.Catalogue()[0]}, checks...)
 }
 
 // probeChecks runs the probe's catalogue against one fixture server with
@@ -164,7 +176,7 @@ func (r *run) probeChecks() []AttackResult {
 		return []AttackResult{{Name: "probe catalogue", Problem: err.Error()}}
 	}
 	rep, err := mcpprobe.Run(r.ctx, target, mcpprobe.Options{
-		Token: b.fx.Tokens["alice"], Token2: b.fx.Tokens["bob"], Named: named, Strict: true, Trace: r.traceTo,
+		Token: b.fx.Tokens["alice"], Token2: b.fx.Tokens["bob"], Named: named, Strict: true, Trace: r.traceTo, Skip: probeSkip,
 	})
 	if rep == nil {
 		return []AttackResult{{Name: "probe catalogue", Problem: r.secret.Redact(err.Error())}}

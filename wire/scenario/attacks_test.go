@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	mcpprobe "rawmcp/wire/client/probe"
 	"rawmcp/wire/rule"
 	"testing"
 
@@ -18,7 +17,7 @@ import (
 // reads each result as a subtest.
 func TestAttacks(t *testing.T) {
 	table := Attacks()
-	all := len(mcpprobe.Catalogue()) + len(table) + 1
+	all := len(ProbeChecks()) + len(table) + 1
 	if all < 20 {
 		t.Fatalf("%d attacks in all, the profile asks for at least 20", all)
 	}
@@ -31,11 +30,11 @@ func TestAttacks(t *testing.T) {
 		})
 	}
 	var checks []string
-	for _, res := range v.Results[:len(mcpprobe.Catalogue())] {
+	for _, res := range v.Results[:len(ProbeChecks())] {
 		checks = append(checks, res.Check)
 	}
 	var catalogue []string
-	for _, c := range mcpprobe.Catalogue() {
+	for _, c := range ProbeChecks() {
 		catalogue = append(catalogue, c.ID)
 	}
 	if diff := cmp.Diff(catalogue, checks); diff != "" {

@@ -140,10 +140,6 @@ func (p *peer) getWithCursor(cursor string) (*httpparse.Response, error) {
 	return p.send("GET with Last-Event-ID", p.getRequest(cursor))
 }
 
-func (p *peer) deleteSession() (*httpparse.Response, error) {
-	return p.send("DELETE", p.deleteRequest())
-}
-
 // errSetup marks a failure before the step under test: the attack or
 // experiment could not even be set up, which is no block.
 var errSetup = errors.New("setup failed")

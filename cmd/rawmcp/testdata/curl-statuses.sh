@@ -102,6 +102,8 @@ ex "501: a method nobody defined (H-P12)" \
 	'curl -sS -i -X BREW "$BASE/mcp" -H "Authorization: Bearer $TOKEN"'
 ex "501: Transfer-Encoding: chunked (H-P06)" \
 	'curl -sS -i "$BASE/mcp" -H "Transfer-Encoding: chunked" -H "Authorization: Bearer $TOKEN" -H "Accept: application/json, text/event-stream" -H "Content-Type: application/json" -d "$INIT"'
+ex "400: Transfer-Encoding with Content-Length, the smuggling shape (H-P06)" \
+	'curl -sS -i "$BASE/mcp" -H "Transfer-Encoding: chunked" -H "Content-Length: 5" -H "Authorization: Bearer $TOKEN" -H "Accept: application/json, text/event-stream" -H "Content-Type: application/json" -d "$INIT"'
 ex "505: HTTP/1.2 (H-50: only HTTP/1.1 and HTTP/1.0 are spoken; curl cannot send 1.2, bash can)" \
 	'(H=${BASE#http://}; exec 3<>"/dev/tcp/${H%:*}/${H#*:}" && printf "GET /mcp HTTP/1.2\r\nHost: %s\r\n\r\n" "$H" >&3 && timeout 5 cat <&3)'
 ex "200 JSON: an HTTP/1.0 ping, answered as HTTP/1.1 with Connection: close (H-39)" \

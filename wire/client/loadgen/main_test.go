@@ -193,11 +193,14 @@ func TestMainHelp(t *testing.T) {
 // start because the server refused one of them.
 func TestSessionsEnded(t *testing.T) {
 	f := startFixture(t, func(cfg *wire.Config) {
+		// An idle timeout a busy connection never meets even on a loaded
+		// machine (a 100 ms one cut load connections between two requests
+		// there), and a run well past it, so the setup connection idles out.
 		cfg.SSERetry = 50 * time.Millisecond
-		cfg.IdleTimeout = 100 * time.Millisecond
+		cfg.IdleTimeout = time.Second
 	})
 	t.Run("after a run longer than the server's idle timeout", func(t *testing.T) {
-		code, res, _, stderr := runMain(t, "-url", f.URL, "-token", f.Tokens["alice"], "-json", "-conns", "3", "-sessions", "3", "-duration", "300ms")
+		code, res, _, stderr := runMain(t, "-url", f.URL, "-token", f.Tokens["alice"], "-json", "-conns", "3", "-sessions", "3", "-duration", "2500ms")
 		if code != loadgen.ExitOK || res.Failed != 0 {
 			t.Fatalf("exit %d, %d failed; stderr %s", code, res.Failed, stderr)
 		}
@@ -205,7 +208,7 @@ func TestSessionsEnded(t *testing.T) {
 			t.Errorf("%d sessions left, want 0", n)
 		}
 	})
-	t.Run("T-P-capacity/after the server refused the ninth session", func(t *testing.T) {
+	t.Run("T-P18/after the server refused the ninth session", func(t *testing.T) {
 		code, _, _, stderr := runMain(t, "-url", f.URL, "-token", f.Tokens["alice"], "-conns", "9", "-sessions", "9", "-requests", "9")
 		want := "rawmcp bench: " + (&loadgen.StepError{Step: "initialize", Status: 503, Fault: loadgen.FaultStatus}).Error() + "\n"
 		if code != loadgen.ExitUsage || stderr != want {

@@ -20,6 +20,7 @@ var groups = []*group{
 	&rsGroup,
 	&lfGroup,
 	&ehGroup,
+	&dpGroup,
 }
 
 // group is a section of the catalogue and its checks.

@@ -6,7 +6,7 @@
 //
 // How a check is declared: as data right above its run function, in the
 // file of its group (pre.go, ho.go, mm.go, pv.go, se.go, jr.go, au.go,
-// rs.go, lf.go, eh.go):
+// rs.go, lf.go, eh.go, dp.go):
 //
 //	// HO-02: a foreign Origin on POST gets 403.
 //	var ho02 = Check{ID: "HO-02", Level: Must, Source: "...", Rule: rule.OriginRefused,

@@ -42,6 +42,11 @@ func answer(status, contentType, body string) []byte {
 	if contentType != "" {
 		head += "Content-Type: " + contentType + "\r\n"
 	}
+	if contentType == "text/event-stream" {
+		// As rawmcp writes every event stream, so that a flaw's stream
+		// differs from the server's only in what the flaw breaks (DP-10).
+		head += "Cache-Control: no-store\r\nX-Accel-Buffering: no\r\n"
+	}
 	return []byte(head + "Content-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body)
 }
 

@@ -31,11 +31,17 @@ type flawCase struct {
 	// flaw, not another (and for PV-04, which is informational and never
 	// changes verdict, it is the only evidence).
 	says string
+	// front, if set, stands in front of the server instead of the flaw
+	// proxy and says how the run reaches it (TLS, a public name, no
+	// token), for the deployment checks; base is what the same front
+	// earns without the flaw.
+	front func(t *testing.T, upstream string) (probe.Target, probe.Options)
+	base  func() map[string]probe.Verdict
 }
 
 // allFlaws are the flaws of every group.
 func allFlaws() []flawCase {
-	return slices.Concat(preFlaws, hoFlaws, mmFlaws, pvFlaws, seFlaws, jrFlaws, auFlaws, rsFlaws, lfFlaws, ehFlaws)
+	return slices.Concat(preFlaws, hoFlaws, mmFlaws, pvFlaws, seFlaws, jrFlaws, auFlaws, rsFlaws, lfFlaws, ehFlaws, dpFlaws)
 }
 
 // flawFor is the flaw case of check.
@@ -72,10 +78,14 @@ func TestEachFlawFailsItsCheck(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		opts := fullOptions()
+		if tt.front != nil {
+			target, opts = tt.front(t, srv.Addr)
+		}
 		wg.Go(func() {
 			slots <- struct{}{}
 			defer func() { <-slots }()
-			reports[i], errs[i] = probe.Run(context.Background(), target, fullOptions())
+			reports[i], errs[i] = probe.Run(context.Background(), target, opts)
 		})
 	}
 	wg.Wait()
@@ -86,6 +96,9 @@ func TestEachFlawFailsItsCheck(t *testing.T) {
 				t.Fatalf("Run: %v", err)
 			}
 			want := rawmcpVerdicts()
+			if tt.base != nil {
+				want = tt.base()
+			}
 			if tt.check == "PRE-01" {
 				// The preflight gates the run: a target that fails it is
 				// probed no further.

@@ -56,6 +56,10 @@ type flaw struct {
 	// to the server unparsed (pending is what was read so far): for the
 	// framing flaws. It reports whether it did.
 	raw func(p *flawProxy, nc net.Conn, pending []byte) bool
+	// deliver, if set, writes the answer in its own time (a stream held
+	// open, or held back) instead of at once; it reports whether the
+	// connection may go on.
+	deliver func(p *flawProxy, r *proxied, answer []byte, nc net.Conn) bool
 }
 
 // proxied is a parsed request.
@@ -191,7 +195,12 @@ func (p *flawProxy) serve(nc net.Conn) {
 		}
 		buf = rest
 		answer, keep := p.answer(req)
-		if _, err := nc.Write(answer); err != nil || !keep {
+		if p.flaw.deliver != nil {
+			keep = p.flaw.deliver(p, req, answer, nc) && keep
+		} else if _, err := nc.Write(answer); err != nil {
+			return
+		}
+		if !keep {
 			return
 		}
 	}
@@ -267,7 +276,7 @@ func (p *flawProxy) parse(nc net.Conn, buf *[]byte, chunk []byte, end int) (*pro
 		return r, append([]byte(nil), body[last+5:]...), true
 	}
 	for len(body) < length {
-		nc.SetReadDeadline(time.Now().Add(2 * time.Second))
+		nc.SetReadDeadline(time.Now().Add(10 * time.Second))
 		n, err := nc.Read(chunk)
 		if err != nil {
 			return nil, nil, false
@@ -283,6 +292,9 @@ func (p *flawProxy) parse(nc net.Conn, buf *[]byte, chunk []byte, end int) (*pro
 
 // answer forwards r (or lets the flaw answer) and says whether the
 // connection goes on.
+// upstreamWait bounds the proxy's round trip to the server.
+const upstreamWait = 30 * time.Second
+
 func (p *flawProxy) answer(r *proxied) ([]byte, bool) {
 	dechunked := r.get("X-Dechunked") != ""
 	r.drop("X-Dechunked")
@@ -291,12 +303,16 @@ func (p *flawProxy) answer(r *proxied) ([]byte, bool) {
 			return answer, true
 		}
 	}
+	// The proxy waits for the server longer than the probe waits for the
+	// proxy (fullOptions: 20 s), so on a loaded machine a slow answer
+	// reaches the probe as slow, never as a proxy that hung up.
 	c := client.New(p.upstream)
+	c.Timeout = upstreamWait
 	defer c.Close()
 	if err := c.Send(r.bytes()); err != nil {
 		return nil, false
 	}
-	s, err := c.ReadStream(r.method == "HEAD", time.Now().Add(10*time.Second), nil)
+	s, err := c.ReadStream(r.method == "HEAD", time.Now().Add(upstreamWait), nil)
 	if err != nil {
 		return nil, false
 	}

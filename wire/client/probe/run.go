@@ -39,6 +39,8 @@ type Options struct {
 	// RootCAs verify an https target; nil means the system roots
 	// (rawmcp probe -cacert adds its PEM file to them).
 	RootCAs *x509.CertPool
+	// Slow runs the checks that hold a stream for minutes (DP-08).
+	Slow bool
 }
 
 // ErrNotMCP reports a target where PRE-01 failed: no MCP endpoint at the

@@ -1,0 +1,160 @@
+package probe
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"math/big"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestSuspect: a cut within 2 s of a well-known idle timeout names it;
+// one 3 s off names nothing.
+func TestSuspect(t *testing.T) {
+	got := map[int]string{}
+	for _, s := range []int{12, 13, 15, 17, 18, 58, 60, 62, 63, 98, 100, 102, 103} {
+		got[s] = suspect(s)
+	}
+	envoy, sixty, cloudflare := " (the usual suspect: Envoy's 15 s route timeout)",
+		" (the usual suspect: a 60 s idle timeout: nginx proxy_read_timeout, AWS ALB, Apache, Traefik)",
+		" (the usual suspect: Cloudflare's 100 s)"
+	want := map[int]string{12: "", 13: envoy, 15: envoy, 17: envoy, 18: "", 58: sixty, 60: sixty, 62: sixty, 63: "",
+		98: cloudflare, 100: cloudflare, 102: cloudflare, 103: ""}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("suspect (-want +got):\n%s", diff)
+	}
+}
+
+// TestVersionNumber: DP-11 finds a version in a product token, not in a
+// bare product name.
+func TestVersionNumber(t *testing.T) {
+	for banner, want := range map[string]bool{
+		"nginx/1.22.1": true, "Apache/2.4.57 (Debian)": true, "PHP/8.2": true, "Express 4.18.2": true,
+		"openresty/1.21.4.1": true, "Kestrel v2": true,
+		"nginx": false, "Caddy": false, "Express": false, "cloudflare": false, "": false,
+	} {
+		if got := versionNumber.MatchString(banner); got != want {
+			t.Errorf("versionNumber(%q) = %v, want %v", banner, got, want)
+		}
+	}
+}
+
+// TestCacheControlForbidsStore: no-cache or no-store, as a directive.
+func TestCacheControlForbidsStore(t *testing.T) {
+	for _, tt := range []struct {
+		values []string
+		want   bool
+	}{
+		{[]string{"no-store"}, true},
+		{[]string{"No-Cache"}, true},
+		{[]string{"private, no-cache=\"Set-Cookie\""}, true},
+		{[]string{"max-age=0", "no-store"}, true},
+		{[]string{"max-age=0"}, false},
+		{[]string{"public, max-age=60"}, false},
+		{[]string{"x-no-store"}, false},
+		{nil, false},
+	} {
+		if got := cacheControlForbidsStore(tt.values); got != tt.want {
+			t.Errorf("cacheControlForbidsStore(%q) = %v, want %v", tt.values, got, tt.want)
+		}
+	}
+}
+
+// TestLegacyHandshake: a server at Go's default refuses a handshake
+// offering only TLS 1.0 and 1.1; one configured down to TLS 1.0 takes it,
+// and that is seen whether or not its certificate verifies.
+func TestLegacyHandshake(t *testing.T) {
+	cert := selfSigned(t, "mcp.example.test")
+	known := x509.NewCertPool()
+	known.AddCert(cert.Leaf)
+	for _, tt := range []struct {
+		name  string
+		min   uint16
+		roots *x509.CertPool
+		want  string
+	}{
+		{"Go's default minimum, TLS 1.2", 0, known, "refused: remote error: tls: protocol version not supported"},
+		{"down to TLS 1.0, a certificate that verifies", tls.VersionTLS10, known, "accepted: the server chose TLS 1.1"},
+		{"down to TLS 1.1, a certificate no root knows", tls.VersionTLS11, nil, "accepted: the server chose TLS 1.0 or 1.1; its certificate did not verify either"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			addr := tlsServer(t, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tt.min})
+			h := legacyHandshake(addr, "mcp.example.test", tt.roots, 5*time.Second)
+			got := map[bool]string{true: "accepted: ", false: "refused: "}[h.accepted] + h.String()
+			if got != tt.want {
+				t.Errorf("legacyHandshake = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestLegacyHandshakeSilent: a server that never answers is no answer,
+// not a refusal.
+func TestLegacyHandshakeSilent(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	held := make(chan net.Conn, 1)
+	go func() {
+		if nc, err := ln.Accept(); err == nil {
+			held <- nc
+		}
+	}()
+	h := legacyHandshake(ln.Addr().String(), "mcp.example.test", nil, 300*time.Millisecond)
+	if h.accepted || h.err != errNoAnswer || !h.handshake {
+		t.Errorf("legacyHandshake = %+v; want no answer to a handshake", h)
+	}
+	(<-held).Close()
+}
+
+// selfSigned is a leaf for name, signed by itself.
+func selfSigned(t *testing.T, name string) tls.Certificate {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: name}, DNSNames: []string{name},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaf, _ := x509.ParseCertificate(der)
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key, Leaf: leaf}
+}
+
+// tlsServer completes handshakes with cfg on 127.0.0.1 and closes each
+// connection after it.
+func tlsServer(t *testing.T, cfg *tls.Config) string {
+	t.Helper()
+	ln, err := tls.Listen("tcp", "127.0.0.1:0", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			nc, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer nc.Close()
+				nc.SetDeadline(time.Now().Add(5 * time.Second))
+				nc.(*tls.Conn).Handshake()
+			}()
+		}
+	}()
+	return ln.Addr().String()
+}

@@ -1,0 +1,16 @@
+package probe
+
+import "time"
+
+// SetIdleHold shortens DP-08's hold for the tests, which cannot wait
+// 130 s per run. It is set once, before any run starts.
+func SetIdleHold(d time.Duration) { idleHold = d }
+
+// SetTwinAddr aims DP-03's cleartext twin at a test's listener: addr
+// maps the target's dialled address to the twin's.
+func SetTwinAddr(addr func(dial string) string) {
+	twinAddr = func(t Target) string { return addr(t.Dial) }
+}
+
+// SetHeldAfter widens DP-07's bound for a loaded test machine.
+func SetHeldAfter(d time.Duration) { heldAfter = d }
