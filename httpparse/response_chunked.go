@@ -75,6 +75,14 @@ func (p *respParser) chunkedBody(resp *Response, start int) (int, error) {
 	return end, nil
 }
 
+// ChunkSize reads the chunk-size of one chunk line, CRLF excluded (RFC
+// 9112 §7.1), exactly as ParseResponse does, its extensions checked: the
+// size, or an *Error when the line is no chunk line or the size passes
+// max. A client decoding a body as it arrives (wire/client's
+// ChunkedPrefix) uses it, so the body so far and the whole body are read
+// by one grammar.
+func ChunkSize(line []byte, max int) (int, error) { return respChunkSize(line, 0, max) }
+
 // chunk-size = 1*HEXDIG
 //
 // Each digit is checked against the body bytes still allowed before it is

@@ -3,11 +3,14 @@ package main
 import (
 	"context"
 	"crypto/x509"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -46,6 +49,15 @@ func probeAbout() string {
 		"Output: the table and a summary line on stdout (-json: one JSON document instead);\n" +
 		"-html FILE writes a self-contained page too, -sarif FILE a SARIF 2.1.0 log for code\n" +
 		"scanning; -trace prints every exchange on stderr.\n" +
+		"Explore: -explore N runs N random walks of at most -explore-steps steps instead of\n" +
+		"the checks, over what a client can do (initialize, initialized, ping, a list, GET with\n" +
+		"and without cursors, DELETE, reuse of an ended id, -token2 on the first's session, a bad\n" +
+		"or missing MCP-Protocol-Version), each answer judged by the spec's MUSTs (fail) and\n" +
+		"SHOULDs (warn) alone (rules EX-01 to EX-08). The same -seed draws the same walks. A\n" +
+		"walk holds at most two sessions and deletes them. Each rule broken is shown once, its\n" +
+		"walk shrunk to a shortest one that still breaks it, as a numbered transcript;\n" +
+		"-explore-save FILE keeps those walks, -explore-replay FILE (or the -json output)\n" +
+		"re-runs them. Exit 1 when a MUST rule broke.\n\n" +
 		"Exit status: 0 no MUST check failed; 1 one did (or, with -require-all, a MUST check\n" +
 		"was skipped or could not run); 2 a usage error, a token for cleartext http to a host\n" +
 		"that is not loopback, or no MCP endpoint reached at the URL (PRE-01: a TLS failure,\n" +
@@ -77,6 +89,11 @@ func runProbe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	slow := fs.Bool("slow", false, "also run the checks that hold a stream for minutes (DP-08: one GET stream, up to 130 s)")
 	list := fs.Bool("list", false, "print the catalogue (with -only, each check's help) and exit, touching no network")
 	md := fs.Bool("md", false, "with -list: print the whole catalogue as Markdown (wire/client/probe/CHECKS.md)")
+	explore := fs.Int("explore", 0, "instead of the checks, run N random walks over the session lifecycle, judged by the spec's MUSTs and SHOULDs")
+	seed := fs.Uint64("seed", 0, "with -explore: the seed of the walks (0: a random one, printed)")
+	exploreSteps := fs.Int("explore-steps", 8, "with -explore: the most steps in a walk (2 to 64)")
+	exploreSave := fs.String("explore-save", "", "with -explore: write each finding's shortest walk to this file, for -explore-replay")
+	exploreReplay := fs.String("explore-replay", "", "re-run the walks of this file (-explore-save's, or an -explore -json document) and judge them")
 	if code, done := parse(fs, args, 0); done {
 		return code
 	}
@@ -146,6 +163,11 @@ func runProbe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if *trace {
 		opts.Trace = stderr
 	}
+	if *explore != 0 || *exploreReplay != "" {
+		x := probe.ExploreOptions{Walks: *explore, Seed: *seed, Steps: *exploreSteps}
+		return runExplore(ctx, target, opts, x, exploreFlags{url: *rawURL, resolves: resolves, cacert: *cacert, token: *token != "", token2: *token2 != "",
+			save: *exploreSave, replay: *exploreReplay, asJSON: *asJSON}, stdout, stderr)
+	}
 	rep, err := probe.Run(ctx, target, opts)
 	if rep == nil {
 		fmt.Fprintln(stderr, "rawmcp", err)
@@ -171,6 +193,98 @@ func runProbe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return baselineStatus(rep, known, stderr)
 	}
 	return probeStatus(rep, *requireAll, stderr)
+}
+
+// exploreFlags are what runExplore needs of the command line beside the
+// options: where to save and replay walks, and what the replay command
+// line must repeat (whether tokens were given, never their values).
+type exploreFlags struct {
+	url           string
+	resolves      resolveFlag
+	cacert        string
+	token, token2 bool
+	save, replay  string
+	asJSON        bool
+}
+
+// runExplore runs rawmcp probe -explore or -explore-replay: the report,
+// the saved walks, and the exit status (1 when a MUST rule broke, 2 when
+// the target is not an MCP endpoint).
+func runExplore(ctx context.Context, target probe.Target, opts probe.Options, x probe.ExploreOptions, f exploreFlags, stdout, stderr io.Writer) int {
+	if x.Walks < 0 || (x.Walks > 0 && f.replay != "") {
+		fmt.Fprintln(stderr, "rawmcp probe: give -explore N (N > 0) or -explore-replay FILE, not both")
+		return exitUsage
+	}
+	if f.replay != "" {
+		data, err := os.ReadFile(f.replay)
+		if err == nil {
+			x.Replay, err = probe.ParseWalks(data)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "rawmcp probe: -explore-replay: %v\n", err)
+			return exitUsage
+		}
+	} else if x.Seed == 0 {
+		x.Seed = rand.Uint64()
+	}
+	e, rep, err := probe.Explore(ctx, target, opts, x)
+	if e == nil {
+		if rep != nil && len(rep.Results) > 0 {
+			fmt.Fprintln(stderr, "rawmcp probe: PRE-01:", rep.Results[0].Reason)
+		} else {
+			fmt.Fprintln(stderr, "rawmcp", err)
+		}
+		return exitUsage
+	}
+	save := f.save
+	if f.replay != "" {
+		save = f.replay
+	}
+	if f.save != "" && len(e.Findings) > 0 {
+		data, err := json.MarshalIndent(e.SavedWalks(), "", "  ")
+		if err == nil {
+			err = os.WriteFile(f.save, append(data, '\n'), 0o644)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "rawmcp probe: -explore-save:", err)
+			return exitFail
+		}
+	}
+	if f.asJSON {
+		err = e.WriteJSON(stdout)
+	} else {
+		err = e.WriteText(stdout, replayCommand(f, save))
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "rawmcp probe:", err)
+		return exitFail
+	}
+	if e.MustFailed() {
+		return exitFail
+	}
+	return exitOK
+}
+
+// replayCommand is the command line that re-runs the saved walks, tokens
+// named by flag only; save "" (nothing saved) names the -json output.
+func replayCommand(f exploreFlags, save string) string {
+	cmd := "rawmcp probe -url " + f.url
+	for _, r := range f.resolves {
+		cmd += " -resolve " + r.Host + ":" + strconv.Itoa(int(r.Port)) + ":" + r.Addr.String()
+	}
+	if f.cacert != "" {
+		cmd += " -cacert " + f.cacert
+	}
+	if f.token {
+		cmd += " -token TOKEN"
+	}
+	if f.token2 {
+		cmd += " -token2 TOKEN2"
+	}
+	if save == "" {
+		return cmd + " -explore-replay FILE (FILE: this run's -explore-save, or its -json output)"
+	}
+	return cmd + " -explore-replay " + save
 }
 
 // resolveFlag collects -resolve entries.

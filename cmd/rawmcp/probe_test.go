@@ -406,7 +406,7 @@ func TestProbeHelp(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit status %d", code)
 	}
-	for _, want := range []string{"-url", "-token", "-token2", "-tokens", "-only", "-skip", "-strict", "-require-all", "-json", "-html", "-trace", "-timeout", "-slow", "-list", "-md", "-resolve", "-cacert", "-baseline", "-sarif"} {
+	for _, want := range []string{"-url", "-token", "-token2", "-tokens", "-only", "-skip", "-strict", "-require-all", "-json", "-html", "-trace", "-timeout", "-slow", "-list", "-md", "-resolve", "-cacert", "-baseline", "-sarif", "-explore", "-seed", "-explore-steps", "-explore-save", "-explore-replay"} {
 		if !strings.Contains(stderr, "  "+want+" ") && !strings.Contains(stderr, "  "+want+"\n") {
 			t.Errorf("help lacks the flag %s", want)
 		}

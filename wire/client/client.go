@@ -81,6 +81,49 @@ func (r Request) Bytes() []byte {
 	return append(b, r.Body...)
 }
 
+// The header editor. Each returns a copy of r with a header slice of its
+// own, so a request can be edited into several variants; field names
+// match case-insensitively (RFC 9110 §5.1).
+
+// Set gives r exactly one field called name, of value: it takes the place
+// of the first such field (spelled as name is), later ones are removed;
+// with none, it is appended.
+func (r Request) Set(name, value string) Request {
+	h := make([][2]string, 0, len(r.Header)+1)
+	set := false
+	for _, f := range r.Header {
+		if !strings.EqualFold(f[0], name) {
+			h = append(h, f)
+		} else if !set {
+			h, set = append(h, [2]string{name, value}), true
+		}
+	}
+	if !set {
+		h = append(h, [2]string{name, value})
+	}
+	r.Header = h
+	return r
+}
+
+// Drop removes every field called name.
+func (r Request) Drop(name string) Request {
+	h := make([][2]string, 0, len(r.Header))
+	for _, f := range r.Header {
+		if !strings.EqualFold(f[0], name) {
+			h = append(h, f)
+		}
+	}
+	r.Header = h
+	return r
+}
+
+// Add appends a field called name, after any of that name already there:
+// the way to send a field twice.
+func (r Request) Add(name, value string) Request {
+	r.Header = append(append(make([][2]string, 0, len(r.Header)+1), r.Header...), [2]string{name, value})
+	return r
+}
+
 // ErrClosed reports a connection the server closed before a whole response.
 var ErrClosed = errors.New("wire: connection closed before a complete response")
 

@@ -140,6 +140,8 @@ func bodySoFar(head *httpparse.Response, rest []byte) []byte {
 // the whole body once it is there, is the judge of its framing.
 //
 //	chunk = chunk-size [ chunk-ext ] CRLF chunk-data CRLF
+//
+// A chunk line is read by httpparse.ChunkSize, the response parser's own.
 func ChunkedPrefix(rest []byte) []byte {
 	var body []byte
 	for {
@@ -147,8 +149,8 @@ func ChunkedPrefix(rest []byte) []byte {
 		if end < 0 {
 			return body
 		}
-		size, ok := chunkSize(rest[:end])
-		if !ok || size == 0 {
+		size, err := httpparse.ChunkSize(rest[:end], maxChunk)
+		if err != nil || size == 0 {
 			return body
 		}
 		rest = rest[end+2:]
@@ -163,29 +165,8 @@ func ChunkedPrefix(rest []byte) []byte {
 	}
 }
 
-// chunkSize reads chunk-size = 1*HEXDIG before any extension; sizes past
-// 1 GiB are refused, far above any body the client keeps.
-func chunkSize(line []byte) (int, bool) {
-	n, digits := 0, 0
-	for _, b := range line {
-		var d int
-		switch {
-		case '0' <= b && b <= '9':
-			d = int(b - '0')
-		case 'a' <= b && b <= 'f':
-			d = int(b-'a') + 10
-		case 'A' <= b && b <= 'F':
-			d = int(b-'A') + 10
-		default:
-			return n, digits > 0 && (b == ';' || b == ' ' || b == '\t')
-		}
-		n, digits = n*16+d, digits+1
-		if n > 1<<30 {
-			return 0, false
-		}
-	}
-	return n, digits > 0
-}
+// maxChunk bounds one chunk's size: far above any body the client keeps.
+const maxChunk = 1 << 30
 
 // WaitClose reads until the server closes the connection or deadline
 // passes, and returns what arrived meanwhile: after an answer that ends

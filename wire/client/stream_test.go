@@ -242,6 +242,8 @@ func TestChunkedPrefix(t *testing.T) {
 		{"uppercase hex", "A\r\n0123456789\r\n", "0123456789"},
 		{"a size that is no hex stops", "3\r\nabc\r\nzz\r\nxx", "abc"},
 		{"a chunk without its CRLF stops after its data", "3\r\nabcXY5\r\n", "abc"},
+		{"whitespace after a size stops, as ParseResponse refuses it", "3\r\nabc\r\n2 \r\nde\r\n", "abc"},
+		{"a malformed extension stops", "3\r\nabc\r\n2;=\r\nde\r\n", "abc"},
 		{"nothing yet", "", ""},
 	}
 	for _, tt := range tests {

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -29,18 +30,29 @@ func TokenLabel(token string) string { return "<token:" + Correlate([]byte(token
 func SessionLabel(id string) string  { return "<session:" + Correlate([]byte(id)) + ">" }
 
 // Redactor knows the secrets a run has seen, tokens and the session ids
-// servers issued, and replaces each with its label wherever it appears, so
-// a trace or a report can say "the same token as before" without carrying
-// it (MCP Authorization §11.2).
+// servers issued, and replaces each with its label, so a trace or a report
+// can say "the same token as before" without carrying it (MCP
+// Authorization §11.2).
 //
 //	Authorization: Bearer <token:1a2b3c4d>
 //	Mcp-Session-Id: <session:5e6f7a8b>
+//
+// A secret is replaced where it stands: in its own header field by
+// position (RedactField, whatever its length), and elsewhere as a whole
+// token when it is at least MinSecret bytes long. A shorter one (a server
+// may issue the session id "1") is no pattern worth looking for in free
+// text: its bytes occur by chance everywhere ("HTTP/1.1"), so it is left
+// where it is not in its field.
 //
 // It is safe for concurrent use.
 type Redactor struct {
 	mu      sync.Mutex
 	secrets []secret // longest first, so no secret is replaced inside another
 }
+
+// MinSecret is the length from which a known secret is looked for outside
+// its header field: by Redact as a whole token, by Found anywhere.
+const MinSecret = 8
 
 type secret struct{ value, label string }
 
@@ -63,24 +75,97 @@ func (r *Redactor) add(value, label string) {
 	sort.SliceStable(r.secrets, func(i, j int) bool { return len(r.secrets[i].value) > len(r.secrets[j].value) })
 }
 
-// Redact replaces every known secret in s with its label.
+// Redact replaces every known secret of at least MinSecret bytes that
+// stands in s as a whole token with its label. The longest secrets claim
+// their places first, so a secret that is a prefix of another never
+// breaks the longer one in two, and labels are put in only at the end, so
+// none is searched again.
 func (r *Redactor) Redact(s string) string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for _, sec := range r.secrets {
-		s = strings.ReplaceAll(s, sec.value, sec.label)
+	type span struct {
+		from, to int
+		label    string
 	}
-	return s
+	var spans []span
+	var taken []bool // the bytes of s a span holds, once there is one
+	for _, sec := range r.secrets {
+		v := sec.value
+		if len(v) < MinSecret {
+			break // longest first: the rest are shorter still
+		}
+		for off := 0; ; {
+			i := strings.Index(s[off:], v)
+			if i < 0 {
+				break
+			}
+			from, to := off+i, off+i+len(v)
+			off = from + 1
+			if !wholeToken(s, from, to) || taken != nil && slices.Contains(taken[from:to], true) {
+				continue
+			}
+			if taken == nil {
+				taken = make([]bool, len(s))
+			}
+			for j := from; j < to; j++ {
+				taken[j] = true
+			}
+			spans = append(spans, span{from, to, sec.label})
+		}
+	}
+	if len(spans) == 0 {
+		return s
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i].from < spans[j].from })
+	var b strings.Builder
+	done := 0
+	for _, sp := range spans {
+		b.WriteString(s[done:sp.from])
+		b.WriteString(sp.label)
+		done = sp.to
+	}
+	b.WriteString(s[done:])
+	return b.String()
 }
 
-// Found returns the labels of the known secrets that occur in b: a leak
-// check's question, answered without printing a secret.
+// wholeToken reports whether s[from:to] stands alone, splitting no token
+// in two (RFC 6750 b64token: 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" /
+// "+" / "/" ) *"="): no token character touches one at its start, and
+// the byte after it continues no token, "=" being padding that may follow.
+// So "session_id=" before a secret is a boundary, "==" after one is not.
+func wholeToken(s string, from, to int) bool {
+	if from > 0 && tokenChar(s[from]) && tokenChar(s[from-1]) {
+		return false
+	}
+	if to < len(s) {
+		last, next := s[to-1], s[to]
+		if tokenChar(last) && tokenChar(next) || (tokenChar(last) || last == '=') && next == '=' {
+			return false
+		}
+	}
+	return true
+}
+
+func tokenChar(c byte) bool {
+	switch {
+	case 'A' <= c && c <= 'Z', 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+		return true
+	}
+	return c == '-' || c == '.' || c == '_' || c == '~' || c == '+' || c == '/'
+}
+
+// Found returns the labels of the known secrets that occur in b anywhere,
+// inside a longer token too: an echo check's question ("did a response
+// give the secret back?"), answered without printing a secret. Only
+// secrets of at least MinSecret bytes are looked for: whether a response
+// holds the byte "1" says nothing about a session id "1", so a shorter
+// secret is never reported found.
 func (r *Redactor) Found(b []byte) []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var labels []string
 	for _, sec := range r.secrets {
-		if bytes.Contains(b, []byte(sec.value)) {
+		if len(sec.value) >= MinSecret && bytes.Contains(b, []byte(sec.value)) {
 			labels = append(labels, sec.label)
 		}
 	}
@@ -120,7 +205,7 @@ func redactFieldLine(line []byte) []byte {
 }
 
 // Wire renders a raw request or response as text that is safe to keep: the
-// secrets replaced (fields by position, known secrets anywhere), control
+// secrets replaced (fields by position, known secrets as Redact does), control
 // bytes other than CR, LF and HTAB and invalid UTF-8 shown as \xNN, and at
 // most limit bytes of the message kept, the rest counted.
 func (r *Redactor) Wire(raw []byte, limit int) string {
@@ -168,8 +253,8 @@ func (r *Redactor) Wire(raw []byte, limit int) string {
 //
 // Request bytes are shown as sent: a bare CR, a bare LF or a NUL appears
 // escaped (\r, \n, \x00) instead of disappearing into the terminal. Every
-// token and session id is replaced with its correlation id, in heads and
-// bodies alike, and long lines are cut.
+// token and session id is replaced with its correlation id, in its header
+// field always and elsewhere as Redact does, and long lines are cut.
 type Tracer struct {
 	Secrets *Redactor
 }

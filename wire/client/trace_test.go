@@ -40,15 +40,18 @@ func TestWire(t *testing.T) {
 		limit int
 		want  string
 	}{
-		{"A-33/the token and session in the head, by position",
+		{"A-P07/the token and session in the head, by position",
 			"POST /mcp HTTP/1.1\r\nAuthorization: Bearer " + testToken + "\r\nMcp-Session-Id: " + testSession + "\r\n\r\n{}",
 			1000, "POST /mcp HTTP/1.1\r\nAuthorization: Bearer " + tok + "\r\nMcp-Session-Id: " + sess + "\r\n\r\n{}"},
-		{"A-33/an unknown credential is hidden by position too",
+		{"A-P07/an unknown credential is hidden by position too",
 			"GET / HTTP/1.1\r\nauthorization: Basic cHJvYmU6cHJvYmU=\r\n\r\n",
 			1000, "GET / HTTP/1.1\r\nauthorization: Basic " + TokenLabel("cHJvYmU6cHJvYmU=") + "\r\n\r\n"},
-		{"A-33/a known secret echoed in a body",
+		{"A-P07/a known secret echoed in a body",
 			"HTTP/1.1 200 OK\r\nContent-Length: 30\r\n\r\n{\"t\":\"" + testToken + "\"}",
 			1000, "HTTP/1.1 200 OK\r\nContent-Length: 30\r\n\r\n{\"t\":\"" + tok + "\"}"},
+		{"A-P07/a short token is hidden in its field, and only there",
+			"POST /mcp HTTP/1.1\r\nAuthorization: Bearer t\r\n\r\n{\"t\":1}",
+			1000, "POST /mcp HTTP/1.1\r\nAuthorization: Bearer " + TokenLabel("t") + "\r\n\r\n{\"t\":1}"},
 		{"binary bytes are escaped, line ends kept", "a\x00b\xff\r\n", 100, "a\\x00b\\xff\r\n"},
 		{"a cut keeps no half secret", "x: " + testToken, 8, "x: " + tok[:5] + "… (" + strconv.Itoa(len("x: "+tok)) + " bytes)"},
 	}
@@ -82,11 +85,108 @@ func TestTracerExchange(t *testing.T) {
 	}
 }
 
+// TestFound (A-P07): an echo scan finds a secret of MinSecret bytes or
+// more anywhere, inside a longer token too; a shorter one is never
+// reported, its bytes being everywhere.
 func TestFound(t *testing.T) {
-	r := testRedactor()
-	got := r.Found([]byte("x" + testSession + "y"))
-	if diff := cmp.Diff([]string{SessionLabel(testSession)}, got); diff != "" {
-		t.Errorf("Found (-want +got):\n%s", diff)
+	long := "abcdefgh" // MinSecret bytes
+	tests := []struct {
+		name    string
+		secrets []string
+		in      string
+		want    []string
+	}{
+		{"A-P07/an echo between other bytes", []string{testSession}, "x" + testSession + "y", []string{SessionLabel(testSession)}},
+		{"A-P07/a secret of MinSecret bytes inside a longer token", []string{long}, "zz" + long + "zz", []string{SessionLabel(long)}},
+		{"A-P07/a secret of MinSecret-1 bytes is not looked for", []string{long[:MinSecret-1]}, long[:MinSecret-1], nil},
+		{"A-P07/session id 1 is not found in HTTP/1.1", []string{"1"}, "HTTP/1.1 200 OK\r\n", nil},
+		{"A-P07/a secret inside a longer one is found too", []string{long, long + "ij"}, long + "ij", []string{SessionLabel(long + "ij"), SessionLabel(long)}},
+		{"A-P07/nothing known, nothing found", nil, testSession, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &Redactor{}
+			for _, s := range tt.secrets {
+				r.AddSession(s)
+			}
+			if diff := cmp.Diff(tt.want, r.Found([]byte(tt.in))); diff != "" {
+				t.Errorf("Found (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestRedact (A-P07): outside its header field a known secret is replaced
+// only as a whole token and only from MinSecret bytes on.
+func TestRedact(t *testing.T) {
+	long, longer := "abcdefgh", "abcdefghij"
+	tok := TokenLabel(long)
+	tests := []struct {
+		name    string
+		secrets []string
+		in      string
+		want    string
+	}{
+		{"A-P07/a secret of MinSecret bytes alone", []string{long}, long, tok},
+		{"A-P07/a secret of MinSecret-1 bytes stays", []string{long[:MinSecret-1]}, long[:MinSecret-1], long[:MinSecret-1]},
+		{"A-P07/a short secret never touches a status line", []string{"1"}, "HTTP/1.1 200 OK", "HTTP/1.1 200 OK"},
+		{"A-P07/in a JSON string", []string{long}, `{"t":"` + long + `"}`, `{"t":"` + tok + `"}`},
+		{"A-P07/after a scheme", []string{long}, "Bearer " + long, "Bearer " + tok},
+		{"A-P07/after = in a query", []string{long}, "/mcp?session_id=" + long + "&x=1", "/mcp?session_id=" + tok + "&x=1"},
+		{"A-P07/every occurrence", []string{long}, long + " " + long, tok + " " + tok},
+		{"A-P07/inside a longer token it stays", []string{long}, "x" + long, "x" + long},
+		{"A-P07/followed by a token character it stays", []string{long}, long + "x", long + "x"},
+		{"A-P07/followed by = it stays: b64token padding", []string{long}, long + "==", long + "=="},
+		{"A-P07/a secret that is a prefix of another", []string{long, longer}, longer + " " + long, TokenLabel(longer) + " " + tok},
+		{"A-P07/a secret standing inside a longer one's place is part of its label", []string{long, "x:" + long}, "x:" + long + " " + long, TokenLabel("x:"+long) + " " + tok},
+		{"A-P07/a prefix of an unknown longer token stays", []string{long}, longer, longer},
+		{"A-P07/a secret with non-token edges matches beside anything", []string{"{" + long + "}"}, "x{" + long + "}x", "x" + TokenLabel("{"+long+"}") + "x"},
+		{"A-P07/a secret ending in = followed by a letter", []string{long + "="}, long + "=x", TokenLabel(long+"=") + "x"},
+		{"nothing known, nothing changed", nil, long, long},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &Redactor{}
+			for _, s := range tt.secrets {
+				r.AddToken(s)
+			}
+			if diff := cmp.Diff(tt.want, r.Redact(tt.in)); diff != "" {
+				t.Errorf("Redact(%q) (-want +got):\n%s", tt.in, diff)
+			}
+		})
+	}
+}
+
+// TestShortSessionID (A-P07): against a server whose session id is "1",
+// the id is hidden in its own header fields, request and response, and
+// nowhere else: the status line stays HTTP/1.1 200 OK.
+func TestShortSessionID(t *testing.T) {
+	r := &Redactor{}
+	r.AddSession("1")
+	sess := SessionLabel("1")
+	raw := "POST /mcp HTTP/1.1\r\nMcp-Session-Id: 1\r\nContent-Length: 11\r\n\r\n{\"id\":1}"
+	resp := &httpparse.Response{Proto: "HTTP/1.1", Status: 200, Reason: "OK",
+		Header: []httpparse.HeaderLine{{Name: "Mcp-Session-Id", Value: "1"}, {Name: "Content-Length", Value: "1"}}, Body: []byte("1")}
+	var b strings.Builder
+	Tracer{Secrets: r}.Exchange(&b, "ping 1", []byte(raw), resp, nil)
+	want := "* ping 1\n" +
+		"> POST /mcp HTTP/1.1\n" +
+		"> Mcp-Session-Id: " + sess + "\n" +
+		"> Content-Length: 11\n" +
+		">\n" +
+		"{\"id\":1}\n" +
+		"< HTTP/1.1 200 OK\n" +
+		"< Mcp-Session-Id: " + sess + "\n" +
+		"< Content-Length: 1\n" +
+		"<\n" +
+		"1\n"
+	if diff := cmp.Diff(want, b.String()); diff != "" {
+		t.Errorf("trace (-want +got):\n%s", diff)
+	}
+	wire := "HTTP/1.1 200 OK\r\nMcp-Session-Id: 1\r\nContent-Length: 1\r\n\r\n1"
+	wantWire := "HTTP/1.1 200 OK\r\nMcp-Session-Id: " + sess + "\r\nContent-Length: 1\r\n\r\n1"
+	if diff := cmp.Diff(wantWire, r.Wire([]byte(wire), 1000)); diff != "" {
+		t.Errorf("Wire (-want +got):\n%s", diff)
 	}
 }
 
@@ -116,10 +216,10 @@ func TestTracerCutsLongLines(t *testing.T) {
 
 func TestRedactField(t *testing.T) {
 	tests := []struct{ name, field, value, want string }{
-		{"A-33/a bearer token keeps its scheme", "authorization", "Bearer abc", "Bearer " + TokenLabel("abc")},
-		{"A-33/a value without a scheme is one secret", "Authorization", "abc", TokenLabel("abc")},
-		{"A-33/a session id becomes its correlation id", "MCP-SESSION-ID", "xyz", SessionLabel("xyz")},
-		{"A-33/other fields stay as they are", "Last-Event-ID", "g1-2", "g1-2"},
+		{"A-P07/a bearer token keeps its scheme", "authorization", "Bearer abc", "Bearer " + TokenLabel("abc")},
+		{"A-P07/a value without a scheme is one secret", "Authorization", "abc", TokenLabel("abc")},
+		{"A-P07/a session id becomes its correlation id", "MCP-SESSION-ID", "xyz", SessionLabel("xyz")},
+		{"A-P07/other fields stay as they are", "Last-Event-ID", "g1-2", "g1-2"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -127,18 +227,6 @@ func TestRedactField(t *testing.T) {
 				t.Errorf("RedactField(%q, %q) = %q, want %q", tt.field, tt.value, got, tt.want)
 			}
 		})
-	}
-}
-
-func TestRedactorPrefersLongerSecrets(t *testing.T) {
-	r := &Redactor{}
-	r.AddToken("abc")
-	r.AddToken("abcdef")
-	if got, want := r.Redact("abcdef abc"), TokenLabel("abcdef")+" "+TokenLabel("abc"); got != want {
-		t.Errorf("Redact = %q, want %q", got, want)
-	}
-	if got := r.Found([]byte("xx abcdef")); !cmp.Equal(got, []string{TokenLabel("abcdef"), TokenLabel("abc")}) {
-		t.Errorf("Found = %q, want both labels: the shorter secret is inside the longer", got)
 	}
 }
 

@@ -131,7 +131,7 @@ func dnsRebinding(b *bench) (*httpparse.Response, error) {
 		return nil, err
 	}
 	_, port, _ := strings.Cut(b.fx.Addr, ":")
-	resp, err := p.send("GET with a rebound Host", withHeader(p.getRequest(""), "Host", "rebind.attacker.example:"+port))
+	resp, err := p.send("GET with a rebound Host", p.getRequest("").Set("Host", "rebind.attacker.example:"+port))
 	return resp, check(resp, err, refusal(403, codeHTTPError))
 }
 

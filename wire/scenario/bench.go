@@ -171,11 +171,3 @@ func (b *bench) dropDecisions() {
 	b.fx.TakeDecisions()
 	b.pending = nil
 }
-
-// quiet reports whether the server decided nothing within d: a pipelined
-// request that must never be answered was indeed never answered.
-func (b *bench) quiet(d time.Duration) bool {
-	time.Sleep(d)
-	b.pending = append(b.pending, b.fx.TakeDecisions()...)
-	return len(b.pending) == 0
-}

@@ -17,14 +17,16 @@
 //     decided.
 //   - Serve wires Policy, session Table and Server for real clients.
 //
-// Requests are written out header by header (steps.go) and checked
-// independently of the server's code (check.go): the expected bodies and
-// fields are the client's own, so a change on either side shows.
+// Requests are built by wire/client's MCP builder (steps.go), a step
+// changing exactly one field with Set or Drop, and checked independently
+// of the server's code (check.go): the expected bodies and fields are the
+// client's own, so a change on either side shows.
 //
 // With RunOptions.Trace every exchange is printed like curl -v, bytes as
 // sent (a bare LF or an obs-fold stays visible), each response annotated
 // with the rule the server named, and every token and session id replaced
-// with a correlation id (policy.Correlate) in heads and bodies alike.
+// with a correlation id (policy.Correlate): in its own header field always,
+// elsewhere as a whole token of 8 bytes or more (client.Redactor).
 //
 // Not supported:
 //   - driving another server: the scenarios start their own fixtures and

@@ -21,7 +21,7 @@ var experimentTable = []Experiment{
 		show:    []string{"Content-Type", "Connection"},
 		run: func(b *bench) (*httpparse.Response, error) {
 			p := b.peer("alice")
-			resp, err := p.send("initialize accepting only JSON", withHeader(p.initializeRequest(1, mcp.ProtocolVersion), "Accept", contentJSON))
+			resp, err := p.send("initialize accepting only JSON", p.initializeRequest(1, mcp.ProtocolVersion).Set("Accept", contentJSON))
 			return resp, check(resp, err, refusal(406, codeHTTPError))
 		},
 	}}},
@@ -32,7 +32,7 @@ var experimentTable = []Experiment{
 		show:    []string{"Accept", "Connection"},
 		run: func(b *bench) (*httpparse.Response, error) {
 			p := b.peer("alice")
-			resp, err := p.send("initialize as text/plain", withHeader(p.initializeRequest(1, mcp.ProtocolVersion), "Content-Type", "text/plain"))
+			resp, err := p.send("initialize as text/plain", p.initializeRequest(1, mcp.ProtocolVersion).Set("Content-Type", "text/plain"))
 			return resp, check(resp, err, refusal(415, codeHTTPError, "Accept", contentJSON))
 		},
 	}}},
@@ -43,7 +43,7 @@ var experimentTable = []Experiment{
 			rule:    rule.VersionRequired,
 			show:    []string{"Connection"},
 			run: afterOpen("resources/list without MCP-Protocol-Version", func(p *peer) (*httpparse.Response, error) {
-				return p.send("resources/list without MCP-Protocol-Version", withoutHeader(p.listResourcesRequest(3), "MCP-Protocol-Version"))
+				return p.send("resources/list without MCP-Protocol-Version", p.listResourcesRequest(3).Drop("MCP-Protocol-Version"))
 			}, refusal(400, codeHTTPError)),
 		},
 		{
@@ -52,7 +52,7 @@ var experimentTable = []Experiment{
 			rule:    rule.SessionRequired,
 			show:    []string{"Connection"},
 			run: afterOpen("resources/list without Mcp-Session-Id", func(p *peer) (*httpparse.Response, error) {
-				return p.send("resources/list without Mcp-Session-Id", withoutHeader(p.listResourcesRequest(3), "Mcp-Session-Id"))
+				return p.send("resources/list without Mcp-Session-Id", p.listResourcesRequest(3).Drop("Mcp-Session-Id"))
 			}, refusal(400, codeHTTPError)),
 		},
 	}},
@@ -70,7 +70,7 @@ var experimentTable = []Experiment{
 			rule:    rule.VersionRequired,
 			show:    []string{"Connection"},
 			run: afterOpen("ping with the Draft protocol header", func(p *peer) (*httpparse.Response, error) {
-				return p.send("ping with MCP-Protocol-Version: "+DraftVersion, withHeader(p.pingRequest(2), "MCP-Protocol-Version", DraftVersion))
+				return p.send("ping with MCP-Protocol-Version: "+DraftVersion, p.pingRequest(2).Set("MCP-Protocol-Version", DraftVersion))
 			}, refusal(400, codeHTTPError)),
 		},
 	}},

@@ -2,22 +2,22 @@ package scenario
 
 import (
 	"errors"
-	"rawmcp/wire/client"
 	"strconv"
-	"strings"
 
 	"rawmcp/httpparse"
 	"rawmcp/state"
 	"rawmcp/wire"
+	"rawmcp/wire/client"
 	"rawmcp/wire/mcp"
 )
 
 // Header values as a 2025-11-25 client sends them (MCP 2025-11-25
-// Transports §2.1 item 2, §2.2 item 2, §2.5 item 2, §2.7).
+// Transports §2.1 item 2, §2.2 item 2), for the checks of the answers and
+// the tests' hand-written requests.
 const (
-	acceptBoth  = "application/json, text/event-stream"
-	acceptSSE   = "text/event-stream"
-	contentJSON = "application/json"
+	acceptBoth  = client.AcceptBoth
+	acceptSSE   = client.AcceptSSE
+	contentJSON = client.ContentJSON
 )
 
 // DraftVersion is the 2026 release candidate the demo proposes in its
@@ -26,8 +26,9 @@ const (
 const DraftVersion = "2026-07-28"
 
 // peer is one MCP client as a 2025-11-25 client library would be: a
-// connection, a token and at most one session. Its requests are written
-// out by hand, header by header, so a step changes exactly one thing.
+// connection, a token and at most one session. Its requests come from
+// client.MCP; a step that tests one field changes exactly that one with
+// Set or Drop.
 type peer struct {
 	b       *bench
 	c       *client.Client
@@ -35,31 +36,25 @@ type peer struct {
 	session string
 }
 
-// The requests of the happy path, as a 2025-11-25 client sends them: Host,
-// Accept, Content-Type, Authorization, and once a session exists
-// Mcp-Session-Id and MCP-Protocol-Version. initialize carries no
-// MCP-Protocol-Version: the version is negotiated in its body, and no
-// client sends the header there.
+// The requests of the happy path, as a 2025-11-25 client sends them
+// (client.MCP): Host, Accept, Content-Type, Authorization, and once a
+// session exists Mcp-Session-Id and MCP-Protocol-Version. initialize
+// carries no MCP-Protocol-Version: the version is negotiated in its body,
+// and no client sends the header there.
 
-func (p *peer) fields(accept string, jsonBody bool) [][2]string {
-	h := [][2]string{{"Host", p.b.fx.Addr}}
-	if accept != "" {
-		h = append(h, [2]string{"Accept", accept})
-	}
-	if jsonBody {
-		h = append(h, [2]string{"Content-Type", contentJSON})
-	}
+func (p *peer) mcp() client.MCP {
+	m := client.MCP{Host: p.b.fx.Addr, Path: "/mcp"}
 	if p.token != "" {
-		h = append(h, [2]string{"Authorization", "Bearer " + p.token})
+		m.Authorization = "Bearer " + p.token
 	}
 	if p.session != "" {
-		h = append(h, [2]string{"Mcp-Session-Id", p.session}, [2]string{"MCP-Protocol-Version", mcp.ProtocolVersion})
+		m.Session, m.Version = p.session, mcp.ProtocolVersion
 	}
-	return h
+	return m
 }
 
 func (p *peer) postRequest(body string) client.Request {
-	return client.Request{Method: "POST", Path: "/mcp", Header: p.fields(acceptBoth, true), Body: []byte(body)}
+	return p.mcp().Post([]byte(body))
 }
 
 func initializeBody(id int, proposed string) string {
@@ -86,16 +81,14 @@ func (p *peer) listResourcesRequest(id int) client.Request {
 // getRequest opens the session's notification stream; a cursor resumes
 // it (Transports §2.4 item 2).
 func (p *peer) getRequest(cursor string) client.Request {
-	h := p.fields(acceptSSE, false)
+	r := p.mcp().Get()
 	if cursor != "" {
-		h = append(h, [2]string{"Last-Event-ID", cursor})
+		r = r.Set("Last-Event-ID", cursor)
 	}
-	return client.Request{Method: "GET", Path: "/mcp", Header: h}
+	return r
 }
 
-func (p *peer) deleteRequest() client.Request {
-	return client.Request{Method: "DELETE", Path: "/mcp", Header: p.fields("", false)}
-}
+func (p *peer) deleteRequest() client.Request { return p.mcp().Delete() }
 
 // metadataRequest fetches the Protected Resource Metadata, with no
 // Authorization: discovery is public (A-P06).
@@ -159,34 +152,4 @@ func (p *peer) open() error {
 		return errors.Join(errSetup, err)
 	}
 	return nil
-}
-
-// withHeader returns r with the named field set to value: the first field
-// of that name (case-insensitive) is replaced, or the field is appended.
-func withHeader(r client.Request, name, value string) client.Request {
-	h := make([][2]string, 0, len(r.Header)+1)
-	replaced := false
-	for _, f := range r.Header {
-		if !replaced && strings.EqualFold(f[0], name) {
-			f[1], replaced = value, true
-		}
-		h = append(h, f)
-	}
-	if !replaced {
-		h = append(h, [2]string{name, value})
-	}
-	r.Header = h
-	return r
-}
-
-// withoutHeader returns r without any field of that name.
-func withoutHeader(r client.Request, name string) client.Request {
-	h := make([][2]string, 0, len(r.Header))
-	for _, f := range r.Header {
-		if !strings.EqualFold(f[0], name) {
-			h = append(h, f)
-		}
-	}
-	r.Header = h
-	return r
 }

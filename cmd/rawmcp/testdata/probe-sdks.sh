@@ -19,6 +19,10 @@
 # CURL=1 prints a table of hand-made curl exchanges per server (the SDKs'
 # defaults, to compare with the probe); PROBE=0 skips the probe.
 # PROBE_FLAGS (e.g. -strict) is passed to every probe run.
+# EXPLORE=N (default 100; 0 skips) also runs `rawmcp probe -explore N -seed
+# $EXPLORE_SEED` (default 1) against each server: its report in
+# $WORK/explore-<server>.txt, each finding's shortest walk saved in
+# $WORK/explore-<server>.walks.json for -explore-replay.
 #
 # Exit 0 when every probe ran: a probe exit 1 (a MUST failed) is a finding
 # about the server; any other probe exit, or a server that does not start,
@@ -33,6 +37,8 @@ CURL=${CURL:-0}
 PROBE=${PROBE:-1}
 TS_AUTH=${TS_AUTH:-0}
 PROBE_FLAGS=${PROBE_FLAGS:-}
+EXPLORE=${EXPLORE:-100}
+EXPLORE_SEED=${EXPLORE_SEED:-1}
 PROBE_TIMEOUT=${PROBE_TIMEOUT:-600}
 GO_SDK=github.com/modelcontextprotocol/go-sdk@v1.8.0
 MCP_GO=github.com/mark3labs/mcp-go@v1.2.1
@@ -327,7 +333,7 @@ EOF
 	[ -f package.json ] || echo '{"name":"probesdks-ts","private":true,"type":"module"}' >package.json
 	npm install --no-audit --no-fund --silent "$TS_SDK"
 )
-if [ "$PROBE" = 1 ]; then
+if [ "$PROBE" = 1 ] || [ "$EXPLORE" != 0 ]; then
 	(cd "$REPO" && go build -o "$WORK/bin/rawmcp" ./cmd/rawmcp)
 fi
 
@@ -364,6 +370,8 @@ trap stop EXIT
 start() {
 	local name=$1
 	shift
+	# Made before the server starts: the loop below reads it at once.
+	: >"$WORK/$name.out"
 	"$@" >"$WORK/$name.out" 2>"$WORK/$name.log" &
 	SERVER_PID=$!
 	URL=
@@ -511,6 +519,26 @@ probe() {
 	fi
 }
 
+# explore NAME ARGS...: run `rawmcp probe -explore` against $URL and print
+# its summary and the findings' lines (the shortest walks are in the report).
+explore() {
+	local name=$1 rc=0
+	shift
+	rm -f "$WORK/explore-$name.walks.json"
+	timeout "$PROBE_TIMEOUT" "$WORK/bin/rawmcp" probe -url "$URL" "$@" -explore "$EXPLORE" -seed "$EXPLORE_SEED" \
+		-explore-save "$WORK/explore-$name.walks.json" >"$WORK/explore-$name.txt" 2>"$WORK/explore-$name.err" || rc=$?
+	echo "### explore: $name ($URL), exit $rc, report in $WORK/explore-$name.txt"
+	grep -E '^(walks:|no finding|EX-[0-9]+ )' "$WORK/explore-$name.txt" || tail -n 5 "$WORK/explore-$name.txt"
+	case $rc in
+	0 | 1) ;;
+	*)
+		echo "$name: -explore did not run to the end (exit $rc):" >&2
+		head -n 20 "$WORK/explore-$name.err" >&2
+		status=1
+		;;
+	esac
+}
+
 # check NAME [TOKEN TOKEN2] -- ARGS...: the curl table and the probe for $URL.
 check() {
 	local name=$1
@@ -523,6 +551,7 @@ check() {
 	shift
 	if [ "$CURL" = 1 ]; then curl_table "$name" "${toks[@]}"; fi
 	if [ "$PROBE" = 1 ]; then probe "$name" "$@"; fi
+	if [ "$EXPLORE" != 0 ]; then explore "$name" "$@"; fi
 	# One server at a time: the next probe does not share the cores with it.
 	stop
 }

@@ -13,7 +13,8 @@
 // §2.5 item 4 requires of a client:
 // https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#session-management
 //
-// It writes bytes with wire's raw client and reads answers with httpparse's
+// It builds requests with wire/client's MCP builder, the probe's own,
+// writes them with its raw client and reads answers with httpparse's
 // response parser, which reads Content-Length, chunked and close-delimited
 // bodies, so it can measure other servers too. It reports requests per
 // second, latency percentiles (p50, p90, p99, max) and errors by kind, as

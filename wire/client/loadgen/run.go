@@ -42,7 +42,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	if cfg.Conns <= 0 || cfg.Sessions <= 0 || cfg.Sessions > cfg.Conns || cfg.Requests <= 0 && cfg.Duration <= 0 {
 		return Result{}, ErrConfig
 	}
-	r := &requester{target: cfg.Target, token: cfg.Token}
+	r := newRequester(cfg.Target, cfg.Token)
 	sessions, err := r.openSessions(cfg)
 	if err != nil {
 		return Result{}, err
@@ -109,7 +109,17 @@ func (r *requester) endSessions(cfg Config, sessions []*session) {
 // requester renders the requests of a run.
 type requester struct {
 	target Target
-	token  string
+	base   client.MCP // the fields every request carries, rendered once
+}
+
+// newRequester is the requester for target with token ("" sends no
+// Authorization).
+func newRequester(target Target, token string) *requester {
+	base := client.MCP{Host: target.Host, Path: target.Path, UserAgent: "rawmcp-bench/" + client.Version}
+	if token != "" {
+		base.Authorization = "Bearer " + token
+	}
+	return &requester{target: target, base: base}
 }
 
 func (r *requester) client(timeout time.Duration) *client.Client {
@@ -120,28 +130,17 @@ func (r *requester) client(timeout time.Duration) *client.Client {
 	return c
 }
 
-// headers are those of a 2025-11-25 client (Transports §2.1 item 2, §2.5
-// item 2, §2.7); MCP-Protocol-Version is sent once a version was
+// mcp is what the run's requests carry (client.MCP: the fields of a
+// 2025-11-25 client); MCP-Protocol-Version is sent once a version was
 // negotiated.
-func (r *requester) headers(session, version string, post bool) [][2]string {
-	h := [][2]string{{"Host", r.target.Host}, {"User-Agent", "rawmcp-bench/" + client.Version}}
-	if post {
-		h = append(h, [2]string{"Accept", "application/json, text/event-stream"}, [2]string{"Content-Type", "application/json"})
-	}
-	if r.token != "" {
-		h = append(h, [2]string{"Authorization", "Bearer " + r.token})
-	}
-	if session != "" {
-		h = append(h, [2]string{"Mcp-Session-Id", session})
-	}
-	if version != "" {
-		h = append(h, [2]string{"MCP-Protocol-Version", version})
-	}
-	return h
+func (r *requester) mcp(session, version string) client.MCP {
+	m := r.base
+	m.Session, m.Version = session, version
+	return m
 }
 
 func (r *requester) post(session, version string, body []byte) []byte {
-	return client.Request{Method: "POST", Path: r.target.Path, Header: r.headers(session, version, true), Body: body}.Bytes()
+	return r.mcp(session, version).Post(body).Bytes()
 }
 
 // bench is the state the connections of a run share.

@@ -107,7 +107,7 @@ func (r *requester) end(c *client.Client, id, version string) {
 	if id == "" {
 		return
 	}
-	c.Do(client.Request{Method: "DELETE", Path: r.target.Path, Header: r.headers(id, version, false)}.Bytes(), false)
+	c.Do(r.mcp(id, version).Delete().Bytes(), false)
 }
 
 // faultOf classifies a round-trip error.

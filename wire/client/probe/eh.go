@@ -68,9 +68,14 @@ func runEH01(t *checkRun) outcome {
 	places := map[string]string{m.host: "the Host marker", m.origin: "the Origin marker", m.version: "the version marker",
 		m.session: "the session marker", m.token: "the token marker", m.query: "the query marker",
 		m.name: "the header-name marker", m.body: "the body marker"}
-	secrets := &client.Redactor{}
+	// A token shorter than client.MinSecret is not looked for: its bytes
+	// occur by chance, so finding them says nothing. The reason says so.
+	secrets, short := &client.Redactor{}, 0
 	for _, tok := range t.p.tokens() {
 		secrets.AddToken(tok)
+		if len(tok) < client.MinSecret {
+			short++
+		}
 	}
 	leaks := map[string][]string{} // what leaked → the checks it leaked in
 	scan := func(check string, exchanges []Exchange) {
@@ -92,7 +97,11 @@ func runEH01(t *checkRun) outcome {
 	if len(leaks) > 0 {
 		return t.unmet("echoed %s", describeLeaks(leaks)).with("no marker or token in any answer", describeLeaks(leaks))
 	}
-	return t.pass("no marker and no token in %s", plural(t.responsesScanned(), "response"))
+	unsearched := ""
+	if short > 0 {
+		unsearched = " (" + plural(short, "token") + " shorter than " + strconv.Itoa(client.MinSecret) + " bytes not looked for)"
+	}
+	return t.pass("no marker and no token in %s%s", plural(t.responsesScanned(), "response"), unsearched)
 }
 
 func appendOnce(list []string, s string) []string {

@@ -1,6 +1,7 @@
 package probe_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"slices"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"rawmcp/wire/client"
 	"rawmcp/wire/client/probe"
 )
 
@@ -175,5 +177,87 @@ func TestHardeningWarnsWithoutStrict(t *testing.T) {
 				t.Errorf("%s = %s, want %s\n%s", tt.check, got, tt.want, reasons(rep))
 			}
 		})
+	}
+}
+
+// TestEchoScanSaysWhatItCannotSee (A-P07): a token shorter than
+// client.MinSecret is not looked for in the answers, its bytes occurring
+// by chance; EH-01 still passes and says so. The proxy stands the short
+// token in for alice's.
+func TestEchoScanSaysWhatItCannotSee(t *testing.T) {
+	const short = "t0ken"
+	srv := startRawmcp(t)
+	addr := startProxy(t, srv.Addr, flaw{request: func(_ *flawProxy, r *proxied) []byte {
+		if r.get("Authorization") == "Bearer "+short {
+			r.set("Authorization", "Bearer "+alice)
+		}
+		return nil
+	}})
+	opts := fullOptions()
+	opts.Token, opts.Only = short, []string{"EH-01"}
+	rep := run(t, addr, opts)
+	for _, res := range rep.Results {
+		if res.Check.ID != "EH-01" {
+			continue
+		}
+		if res.Verdict != probe.Pass || !strings.HasSuffix(res.Reason, " (1 token shorter than 8 bytes not looked for)") {
+			t.Errorf("EH-01 %s: %s, want a pass that names the token not looked for", res.Verdict, res.Reason)
+		}
+		return
+	}
+	t.Errorf("no EH-01 result:\n%s", reasons(rep))
+}
+
+// TestTraceOfSessionIDOne (A-P07): against a target whose session id is
+// "1" the trace hides the id in its header fields, request and response,
+// and nowhere else: the status lines read HTTP/1.1 200 OK. The proxy
+// stands "1" in for the first id the server issues, both ways.
+func TestTraceOfSessionIDOne(t *testing.T) {
+	type firstID struct {
+		sync.Mutex
+		id string
+	}
+	srv := startRawmcp(t)
+	addr := startProxy(t, srv.Addr, flaw{
+		request: func(p *flawProxy, r *proxied) []byte {
+			f := stateOf[firstID](p, "first id")
+			f.Lock()
+			defer f.Unlock()
+			if f.id != "" && r.get("Mcp-Session-Id") == "1" {
+				r.set("Mcp-Session-Id", f.id)
+			}
+			return nil
+		},
+		response: func(p *flawProxy, _ *proxied, ans []byte) []byte {
+			f := stateOf[firstID](p, "first id")
+			f.Lock()
+			defer f.Unlock()
+			_, rest, ok := bytes.Cut(ans, []byte("\r\nMcp-Session-Id: "))
+			if !ok {
+				return ans
+			}
+			id, _, _ := bytes.Cut(rest, []byte("\r\n"))
+			if f.id == "" {
+				f.id = string(id)
+			}
+			if string(id) != f.id {
+				return ans
+			}
+			return bytes.Replace(ans, []byte("Mcp-Session-Id: "+f.id+"\r\n"), []byte("Mcp-Session-Id: 1\r\n"), 1)
+		},
+	})
+	var trace bytes.Buffer
+	opts := fullOptions()
+	opts.Only, opts.Trace = []string{"PRE-01"}, &trace
+	run(t, addr, opts)
+	out := trace.String()
+	label := client.SessionLabel("1")
+	for _, want := range []string{"< HTTP/1.1 200 OK\n", "< Mcp-Session-Id: " + label + "\n", "> Mcp-Session-Id: " + label + "\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the trace has no line %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "HTTP/"+label) || strings.Contains(out, "Mcp-Session-Id: 1\n") {
+		t.Errorf("the trace shows the id out of place or in its field:\n%s", out)
 	}
 }

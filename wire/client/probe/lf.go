@@ -117,8 +117,7 @@ var lf03 = Check{ID: "LF-03", Level: Must, Source: "RFC 9112 §6.3", Rule: rule.
 	Sessions: 0, run: runLF03}
 
 func runLF03(t *checkRun) outcome {
-	req := t.request("POST", nil, nil)
-	req.Header = append(req.Header, [2]string{"Content-Length", "2"}, [2]string{"Content-Length", "3"})
+	req := t.request("POST", nil, nil).Add("Content-Length", "2").Add("Content-Length", "3")
 	raw := append(req.Bytes(), "{} "...)
 	r := t.sendKeep("POST with Content-Length: 2 and Content-Length: 3", raw, toEnd, 0)
 	if r.resp == nil {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"mime"
 	"strconv"
-	"strings"
 	"time"
 
 	"rawmcp/sseframe"
@@ -27,28 +26,19 @@ type session struct {
 	init          *reply
 }
 
-// fieldEdit changes a request's header fields.
+// fieldEdit changes a request's header fields: the client.Request
+// editor (Set, Drop) in a form a check can pass along in a list.
 type fieldEdit func(h [][2]string) [][2]string
 
-// set replaces every field called name with one of value, or adds it.
+// set gives the request exactly one field called name, of value
+// (client.Request.Set).
 func set(name, value string) fieldEdit {
-	return func(h [][2]string) [][2]string {
-		out := drop(name)(h)
-		return append(out, [2]string{name, value})
-	}
+	return func(h [][2]string) [][2]string { return client.Request{Header: h}.Set(name, value).Header }
 }
 
-// drop removes every field called name.
+// drop removes every field called name (client.Request.Drop).
 func drop(name string) fieldEdit {
-	return func(h [][2]string) [][2]string {
-		var out [][2]string
-		for _, f := range h {
-			if !strings.EqualFold(f[0], name) {
-				out = append(out, f)
-			}
-		}
-		return out
-	}
+	return func(h [][2]string) [][2]string { return client.Request{Header: h}.Drop(name).Header }
 }
 
 // edit applies edits to r's header fields, in order.
@@ -59,32 +49,15 @@ func edit(r client.Request, edits ...fieldEdit) client.Request {
 	return r
 }
 
-// request builds a well-formed request to the endpoint: Host, the token
-// (the run's, or the one that opened s), and for a session its id and
-// version; a POST body gets Accept and Content-Type as a client MUST send
-// them (Transports §2.1 item 2), a GET Accept: text/event-stream.
+// request builds a well-formed request to the endpoint (client.MCP): the
+// token (the run's, or the one that opened s), and for a session its id
+// and version.
 func (t *checkRun) request(method string, s *session, body []byte) client.Request {
-	h := [][2]string{{"Host", t.p.target.Host}}
-	auth := t.p.authorization()
+	m := client.MCP{Host: t.p.target.Host, Path: t.p.target.Path, Authorization: t.p.authorization()}
 	if s != nil {
-		auth = s.authorization
+		m.Authorization, m.Session, m.Version = s.authorization, s.id, s.version
 	}
-	if auth != "" {
-		h = append(h, [2]string{"Authorization", auth})
-	}
-	switch method {
-	case "POST":
-		h = append(h, [2]string{"Accept", "application/json, text/event-stream"}, [2]string{"Content-Type", "application/json"})
-	case "GET":
-		h = append(h, [2]string{"Accept", "text/event-stream"})
-	}
-	if s != nil && s.id != "" {
-		h = append(h, [2]string{"Mcp-Session-Id", s.id})
-	}
-	if s != nil && s.version != "" {
-		h = append(h, [2]string{"MCP-Protocol-Version", s.version})
-	}
-	return client.Request{Method: method, Path: t.p.target.Path, Header: h, Body: body}
+	return m.Request(method, body)
 }
 
 // rpc is a JSON-RPC request body with a fresh id.

@@ -142,37 +142,10 @@ func Run(ctx context.Context, target Target, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &prober{target: target, opts: opts, dialer: target.dialer(opts.RootCAs), secrets: &client.Redactor{}, markers: newMarkers()}
-	p.tracer = client.Tracer{Secrets: p.secrets}
-	if target.Scheme != "https" && !target.Loopback && len(p.tokens()) > 0 {
-		return nil, ErrCleartextToken
+	p, rep, err := start(ctx, target, opts)
+	if err != nil {
+		return rep, err
 	}
-	for _, tok := range p.tokens() {
-		p.secrets.AddToken(tok)
-	}
-	sessions := opts.Sessions
-	if sessions <= 0 {
-		sessions = 6
-	}
-	p.slots = newBudget(sessions)
-	rep := &Report{Target: target.URL, Started: time.Now()}
-
-	reached, failed := p.reach()
-	if failed != nil {
-		p.finish(failed, nil)
-		rep.Results = append(rep.Results, *failed)
-		rep.Duration = time.Since(rep.Started)
-		return rep, ErrNotMCP
-	}
-	rep.Reached = reached
-	pre := p.runCheck(ctx, preflight)
-	reached.announced(pre)
-	rep.Results = append(rep.Results, *pre)
-	if pre.Verdict != Pass {
-		rep.Duration = time.Since(rep.Started)
-		return rep, ErrNotMCP
-	}
-	rep.Server, rep.ProtocolVersion = p.server, p.version
 
 	results := make(map[string]*Result, len(selected))
 	for _, ph := range []phase{phaseConcurrent, phaseAlone, phaseScan, phaseEchoScan} {
@@ -191,6 +164,44 @@ func Run(ctx context.Context, target Target, opts Options) (*Report, error) {
 	}
 	rep.Duration = time.Since(rep.Started)
 	return rep, nil
+}
+
+// start prepares a run's prober and runs what every run begins with:
+// reaching the target and PRE-01. The report holds their results; the
+// error is ErrNotMCP when either failed.
+func start(ctx context.Context, target Target, opts Options) (*prober, *Report, error) {
+	p := &prober{target: target, opts: opts, dialer: target.dialer(opts.RootCAs), secrets: &client.Redactor{}, markers: newMarkers()}
+	p.tracer = client.Tracer{Secrets: p.secrets}
+	if target.Scheme != "https" && !target.Loopback && len(p.tokens()) > 0 {
+		return nil, nil, ErrCleartextToken
+	}
+	for _, tok := range p.tokens() {
+		p.secrets.AddToken(tok)
+	}
+	sessions := opts.Sessions
+	if sessions <= 0 {
+		sessions = 6
+	}
+	p.slots = newBudget(sessions)
+	rep := &Report{Target: target.URL, Started: time.Now()}
+
+	reached, failed := p.reach()
+	if failed != nil {
+		p.finish(failed, nil)
+		rep.Results = append(rep.Results, *failed)
+		rep.Duration = time.Since(rep.Started)
+		return nil, rep, ErrNotMCP
+	}
+	rep.Reached = reached
+	pre := p.runCheck(ctx, preflight)
+	reached.announced(pre)
+	rep.Results = append(rep.Results, *pre)
+	if pre.Verdict != Pass {
+		rep.Duration = time.Since(rep.Started)
+		return nil, rep, ErrNotMCP
+	}
+	rep.Server, rep.ProtocolVersion = p.server, p.version
+	return p, rep, nil
 }
 
 // tokens are the run's real tokens: what must never come back.
