@@ -167,16 +167,19 @@ func TestRouteWarmAllocs(t *testing.T) {
 			var req httpparse.Request
 			var mem memory
 			event := make([]byte, 0, 512)
+			var d decision
 			decide := func() {
 				headLen, err := httpparse.Parse(raw, 0, s.cfg.Limits, &req)
 				if err != nil {
 					t.Fatal(err)
 				}
-				h := s.route.decideHead(&req)
+				var h headDecision
+				s.route.decideHead(&req, &h)
 				if h.answer.status != 0 {
 					t.Fatalf("head refused: %+v", h.answer)
 				}
-				d := s.route.decide(&req, h.next, raw[headLen:], now, &mem)
+				d = decision{}
+				s.route.decide(&req, h.next, raw[headLen:], now, &mem, &d)
 				if d.answer.status != 200 || (d.stream.kind != streamNone) != c.stream {
 					t.Fatalf("decision %+v", d)
 				}

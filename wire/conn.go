@@ -35,6 +35,11 @@ type requestSpace struct {
 	event []byte // an SSE answer's body, before it is copied into out
 	reply []byte // what wire/mcp writes an answer's message into (mcp.Call.Out)
 	out   []byte
+	// dec is the route's verdict on the request, filled in place: here,
+	// not in a frame, so the request's deepest call chain fits the 4 KiB
+	// stack an idle connection's goroutine then keeps.
+	dec  decision
+	head headDecision
 }
 
 func newConn(s *Server, nc net.Conn) *conn {
@@ -91,8 +96,7 @@ func (c *conn) serveRequest() bool {
 	c.reqEnd = headLen + int(req.ContentLength)
 	if s.inFlight.Add(1) > int64(s.cfg.MaxInFlight) {
 		s.inFlight.Add(-1)
-		busy := unavailable(rule.InFlightGate)
-		c.finish(&busy, req)
+		c.refuseBusy(req)
 		return false
 	}
 	resp := c.decide(req, headLen)
@@ -108,12 +112,22 @@ func (c *conn) serveRequest() bool {
 	if req.Close || req.HTTP10 || s.isShuttingDown() {
 		resp.close = true
 	}
-	keep := c.finish(&resp, req)
+	keep := c.finish(resp, req)
 	if !keep {
 		return false
 	}
 	c.sock.consume(headLen + int(req.ContentLength))
 	return true
+}
+
+// refuseBusy answers a request over the in-flight gate with 503. Not
+// inlined: its answer would be a temporary in serveRequest's frame, which
+// is under every request's deepest call.
+//
+//go:noinline
+func (c *conn) refuseBusy(req *httpparse.Request) {
+	busy := unavailable(rule.InFlightGate)
+	c.finish(&busy, req)
 }
 
 // readHead reads until httpparse has a whole head, an error, or the
@@ -142,14 +156,19 @@ func (c *conn) readHead(req *httpparse.Request) (int, error) {
 // decide runs the receive order on req, whose head is headLen bytes: the
 // route's verdict on the head, then the body it asks for, then its verdict
 // with the body, whose SSE stream is framed here. Every read, write and
-// log line is the connection's; the route only decides. A zero status
-// means no answer: the peer cut the body short.
-func (c *conn) decide(req *httpparse.Request, headLen int) response {
+// log line is the connection's; the route only decides. The answer is the
+// request space's; a zero status means no answer: the peer cut the body
+// short.
+func (c *conn) decide(req *httpparse.Request, headLen int) *response {
 	s := c.srv
 	now := c.sock.now()
-	h := s.route.decideHead(req)
+	d := &c.sock.space.dec
+	*d = decision{}
+	h := &c.sock.space.head
+	s.route.decideHead(req, h)
 	if h.answer.status != 0 {
-		return h.answer
+		d.answer = h.answer
+		return &d.answer
 	}
 	body, err := c.readBody(headLen, h.bodyLen, h.sendContinue)
 	if err != nil {
@@ -157,27 +176,28 @@ func (c *conn) decide(req *httpparse.Request, headLen int) response {
 		// one cut short by the peer is an incomplete message (H-33) and
 		// gets no answer.
 		if isTimeout(err) {
-			return refuse(408, rule.ReadDeadline)
+			d.refuse(408, rule.ReadDeadline)
 		}
-		return response{}
+		return &d.answer
 	}
 	// The reply buffer is the pooled space's, lent to the route for this
 	// request only: an idle connection holds none.
 	c.mem.out = c.sock.space.reply
-	d := s.route.decide(req, h.next, body, now, &c.mem)
+	s.route.decide(req, h.next, body, now, &c.mem, d)
 	c.sock.space.reply, c.mem.out = c.mem.out, nil
 	if d.opened.id != "" {
-		s.sessionOpened(c.id, d.opened.id, d.opened.by)
+		s.sessionOpened(c.id, d.opened.id, &d.opened.by)
 	}
 	if d.stream.kind != streamNone {
 		framed, err := appendStream(c.sock.space.event[:0], &d.stream)
 		if err != nil {
-			return refuse(500, rule.InternalError)
+			d.refuse(500, rule.InternalError)
+			return &d.answer
 		}
 		c.sock.space.event = framed
 		d.answer.body = framed
 	}
-	return d.answer
+	return &d.answer
 }
 
 // readBody brings the body, n bytes after a head of headLen bytes, into

@@ -47,15 +47,18 @@ func methodRefusal(m httpparse.Method, allow string) response {
 	return refuse(405, rule.MethodNotServed, header{"Allow", allow})
 }
 
-// decodeRefusal answers a body that is not one JSON-RPC message: -32600
+// decodeRefused answers a body that is not one JSON-RPC message: -32600
 // for valid JSON of the wrong shape (T-P03), -32700 for anything that is
-// not strict JSON (T-P13).
-func decodeRefusal(err error) response {
+// not strict JSON (T-P13). Not inlined, like decision.refuse.
+//
+//go:noinline
+func (d *decision) decodeRefused(err error) {
 	var je *jsonrpc.Error
 	if errors.As(err, &je) && je.Code == jsonrpc.CodeInvalidRequest {
-		return response{status: 400, rule: rule.OneJSONRPCMessage, rpcCode: jsonrpc.CodeInvalidRequest}
+		d.answer = response{status: 400, rule: rule.OneJSONRPCMessage, rpcCode: jsonrpc.CodeInvalidRequest}
+		return
 	}
-	return response{status: 400, rule: rule.StrictJSON, rpcCode: jsonrpc.CodeParseError}
+	d.answer = response{status: 400, rule: rule.StrictJSON, rpcCode: jsonrpc.CodeParseError}
 }
 
 // denialResponse answers a policy denial with its status and challenge;
@@ -89,26 +92,27 @@ var outcomeAnswers = [...]response{
 	mcp.Failed:              {status: 500, rule: rule.InternalError},
 }
 
-// replyResponse writes what wire/mcp decided as HTTP: the answer, and for
-// an SSE answer the event conn frames into its body.
-func replyResponse(r mcp.Reply) (response, stream) {
+// replyResponse writes what wire/mcp decided (d.reply) as HTTP: d's
+// answer, and for an SSE answer the event conn frames into its body.
+func replyResponse(d *decision) {
+	r := &d.reply
 	if r.Outcome != mcp.Answered {
-		return outcomeAnswers[r.Outcome], stream{}
+		d.answer = outcomeAnswers[r.Outcome]
+		return
 	}
-	resp := response{status: 200, rule: r.Rule}
-	var events stream
+	d.answer = response{status: 200, rule: r.Rule}
 	switch r.Body {
 	case mcp.BodyJSON:
-		resp.contentType = contentTypeJSON
-		resp.body = r.Message
+		d.answer.contentType = contentTypeJSON
+		d.answer.body = r.Message
 	case mcp.BodyEvent:
-		resp.contentType = contentTypeSSE
-		events = stream{kind: streamEvent, eventID: r.EventID, message: r.Message}
+		d.answer.contentType = contentTypeSSE
+		d.stream = stream{kind: streamEvent, eventID: r.EventID, message: r.Message}
 	}
 	if r.SessionID != "" {
-		resp.headers = append(resp.headers, header{sessionIDHeader, r.SessionID})
+		d.answer.headers = append(d.answer.headers, header{sessionIDHeader, r.SessionID})
+		d.opened.id = r.SessionID
 	}
-	return resp, events
 }
 
 // parseRules names the rule behind each refusal of the request parser;

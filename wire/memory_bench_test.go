@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"runtime"
@@ -43,6 +44,17 @@ func BenchmarkMemory(b *testing.B) {
 				b.ReportMetric(per.gcRSS, "gc-rss-B/conn")
 				b.ReportMetric(per.gcHeap, "gc-heap-B/conn")
 				b.ReportMetric(per.gcStacks, "gc-stack-B/conn")
+			}
+		})
+	}
+	for _, name := range []string{"rawmcp", "nethttp"} {
+		b.Run("flood/server="+name, func(b *testing.B) {
+			for range b.N {
+				f := floodMemory(b, name)
+				b.ReportMetric(float64(f.base)/(1<<20), "base-rss-MiB")
+				b.ReportMetric(float64(f.flooded)/(1<<20), "flood-rss-MiB")
+				b.ReportMetric(float64(f.after)/(1<<20), "after10s-rss-MiB")
+				b.ReportMetric(float64(f.after)/float64(f.base), "after10s/base")
 			}
 		})
 	}
@@ -137,6 +149,81 @@ func idleConnMemory(tb testing.TB, name string, conns int) perConn {
 		gcHeap:   growth(collected.heap, before.heap),
 		gcStacks: growth(collected.stacks, before.stacks),
 	}
+}
+
+// floodRSS is a server's resident set before a flood, as the flood ended
+// and floodSettle later.
+type floodRSS struct{ base, flooded, after uint64 }
+
+const (
+	floodConns    = 64
+	floodRequests = 2000 // per connection
+	floodSettle   = 10 * time.Second
+)
+
+// floodMemory floods a server alone in a child process, never collecting
+// there: floodConns connections at once, their first requests all in
+// progress together, then floodRequests pings each one at a time, then all
+// of them closed. The resident set is read before (after one
+// warm ping), as the last connection closed, and floodSettle later: what
+// the server returned of what the flood grew, by itself.
+func floodMemory(tb testing.TB, name string) floodRSS {
+	tb.Helper()
+	child := startMemoryChild(tb, memoryChildSpec{Server: name})
+	srv := benchServer{name: name, addr: child.Addr, token: child.Token}
+	c := newBenchConn(tb, srv.addr)
+	ping := srv.ping(benchInitialize(tb, c, srv))
+	if err := benchRoundTrip(c, ping, benchMethods[0]); err != nil {
+		tb.Fatalf("%s: warm-up ping: %v", name, err)
+	}
+	c.close()
+	var f floodRSS
+	f.base = child.snapshot(tb, memoryAsHeld).rss
+	conns := make([]*benchConn, floodConns)
+	for i := range conns {
+		conns[i] = newBenchConn(tb, srv.addr)
+	}
+	// Every connection's first request comes in two parts, all the first
+	// parts before any last byte, so the server holds floodConns requests
+	// in progress at once: the peak the flood's buffers grow to.
+	for _, c := range conns {
+		if err := c.send(ping[:len(ping)-1]); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	time.Sleep(100 * time.Millisecond) // let the server read every first part
+	failed := make(chan error, floodConns)
+	for _, c := range conns {
+		go func() {
+			if err := c.send(ping[len(ping)-1:]); err != nil {
+				failed <- err
+				return
+			}
+			if r, err := c.read(); err != nil || benchMethods[0].check(r) != nil {
+				failed <- fmt.Errorf("first answer: %v", err)
+				return
+			}
+			for range floodRequests {
+				if err := benchRoundTrip(c, ping, benchMethods[0]); err != nil {
+					failed <- err
+					return
+				}
+			}
+			failed <- nil
+		}()
+	}
+	for range conns {
+		if err := <-failed; err != nil {
+			tb.Fatalf("%s: flood: %v", name, err)
+		}
+	}
+	for _, c := range conns {
+		c.close()
+	}
+	f.flooded = child.snapshot(tb, memoryAsHeld).rss
+	time.Sleep(floodSettle)
+	f.after = child.snapshot(tb, memoryAsHeld).rss
+	return f
 }
 
 // echoPingExchange is a ping and rawmcp's answer to it, for the floor to

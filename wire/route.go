@@ -51,7 +51,8 @@ const (
 // headDecision is the receive order's verdict on a head alone: an answer
 // now (answer.status != 0), or "read a body of bodyLen bytes, answering
 // 100 Continue first if sendContinue and some of it has yet to come, and
-// decide again" (router.decide with next).
+// decide again" (router.decide with next). Like decision, the caller owns
+// it and decideHead fills it.
 type headDecision struct {
 	answer       response
 	next         target
@@ -62,11 +63,34 @@ type headDecision struct {
 // decision is the verdict on a whole request: answer, whose body conn
 // frames from stream when stream.kind is not streamNone, and the session
 // the request opened (opened.id != "") for conn to log with its
-// connection number.
+// connection number. The caller owns it (conn keeps one in the pooled
+// request space) and the route fills it through a pointer, together with
+// call and reply, the message on its way to wire/mcp and back: none of
+// them is returned or copied by value, so the frames of a request's
+// deepest path stay small enough for a 4 KiB goroutine stack.
 type decision struct {
 	answer response
 	stream stream
 	opened openedSession
+	call   mcp.Call
+	reply  mcp.Reply
+}
+
+// refuse sets d's answer to an error answer. Not inlined on purpose: each
+// inlined refusal would give post's frame its own response-sized
+// temporary, and post is on the deepest path of every request.
+//
+//go:noinline
+func (d *decision) refuse(status int, id rule.ID) {
+	d.answer = response{status: status, rule: id}
+}
+
+// deny sets d's answer to a policy denial's (denialResponse); not inlined,
+// for the same reason as refuse.
+//
+//go:noinline
+func (d *decision) deny(den *policy.Denial) {
+	d.answer = denialResponse(den)
 }
 
 // openedSession is a session a request opened and who opened it.
@@ -103,21 +127,23 @@ type routing struct {
 // refused at once and costs nothing. Both ran before. The first failing
 // step answers; nothing later runs. Each step says why it stands where it
 // does.
-func (r *router) decideHead(req *httpparse.Request) headDecision {
-	refused := func(resp response) headDecision { return headDecision{answer: resp} }
+func (r *router) decideHead(req *httpparse.Request, h *headDecision) {
+	*h = headDecision{}
 	p := r.policy
 	// 3. Host is one of ours. First, because DNS rebinding sends a page
 	// of a foreign name to 127.0.0.1 with that name as Host and, on a
 	// same-origin GET, no Origin at all: only Host tells it apart.
 	if host, _ := req.Get(httpparse.SingletonHost); !p.HostAllowed(host) {
-		return refused(refuse(403, rule.HostNotOurs))
+		h.answer = refuse(403, rule.HostNotOurs)
+		return
 	}
 	// 4. Origin, if present, exactly on the allowlist. Before the path and
 	// the token: a foreign page gets a bare 403 and learns nothing, neither
 	// which paths exist (404 or 405) nor a 401 challenge that would lead it
 	// into OAuth discovery.
 	if origin, ok := req.Get(httpparse.SingletonOrigin); ok && !p.OriginAllowed(origin) {
-		return refused(refuse(403, rule.OriginNotAllowed))
+		h.answer = refuse(403, rule.OriginNotAllowed)
+		return
 	}
 	// 5. Path, then method: the methods allowed (405 + Allow) are the
 	// path's, and the checks that follow are each path's own.
@@ -132,21 +158,25 @@ func (r *router) decideHead(req *httpparse.Request) headDecision {
 		case httpparse.MethodDELETE:
 			next = targetDELETE
 		default:
-			return refused(methodRefusal(req.Method, "GET, POST, DELETE"))
+			h.answer = methodRefusal(req.Method, "GET, POST, DELETE")
+			return
 		}
 	case p.MetadataPath(), pathMetadataRoot:
 		// 5a. GET only, no Authorization (A-22, A-23, A-P06): the
 		// metadata is public, so a token sent to discovery by mistake is
 		// refused before anything reads it.
 		if req.Method != httpparse.MethodGET {
-			return refused(methodRefusal(req.Method, "GET"))
+			h.answer = methodRefusal(req.Method, "GET")
+			return
 		}
 		if _, ok := req.Get(httpparse.SingletonAuthorization); ok {
-			return refused(refuse(400, rule.MetadataPublic))
+			h.answer = refuse(400, rule.MetadataPublic)
+			return
 		}
 		next = targetMetadata
 	default:
-		return refused(refuse(404, rule.ExactRouting))
+		h.answer = refuse(404, rule.ExactRouting)
+		return
 	}
 	switch next {
 	case targetPOST:
@@ -154,20 +184,24 @@ func (r *router) decideHead(req *httpparse.Request) headDecision {
 		// refused for its media types costs no 16 KiB read. Accept first:
 		// whether the client can read any answer comes before what it sent.
 		if okJSON, okSSE := req.AcceptsBoth(contentTypeJSON, contentTypeSSE); !okJSON || !okSSE {
-			return refused(refuse(406, rule.AcceptBothTypes))
+			h.answer = refuse(406, rule.AcceptBothTypes)
+			return
 		}
 		if ct, ok := req.Get(httpparse.SingletonContentType); !ok || !httpparse.ContentTypeIs(ct, contentTypeJSON) {
-			return refused(refuse(415, rule.ContentTypeJSON, header{"Accept", contentTypeJSON}))
+			h.answer = refuse(415, rule.ContentTypeJSON, header{"Accept", contentTypeJSON})
+			return
 		}
 		// 7. Content-Length present, then the body: a POST is never
 		// close-delimited, and its length must be known to read it.
 		if _, ok := req.Get(httpparse.SingletonContentLength); !ok {
-			return refused(refuse(411, rule.LengthRequired))
+			h.answer = refuse(411, rule.LengthRequired)
+			return
 		}
 	case targetGET:
 		// 6. Accept, before the body is read (as for POST).
 		if !req.Accepts(contentTypeSSE) {
-			return refused(refuse(406, rule.AcceptBothTypes))
+			h.answer = refuse(406, rule.AcceptBothTypes)
+			return
 		}
 	}
 	// 7. The body: every method reads it, so the connection stays in step.
@@ -175,87 +209,108 @@ func (r *router) decideHead(req *httpparse.Request) headDecision {
 	// Expect: 100-continue is answered here (H-P13): 100 is sent only when
 	// the body will be read, and an earlier refusal is answered without
 	// reading it (the connection closes, so its bytes are never parsed).
-	return headDecision{next: next, bodyLen: int(req.ContentLength), sendContinue: req.ExpectContinue && req.ContentLength > 0}
+	h.next, h.bodyLen, h.sendContinue = next, int(req.ContentLength), req.ExpectContinue && req.ContentLength > 0
 }
 
 // decide walks the rest of the receive order for a head that decideHead
-// sent to next, with its whole body, and the connection's memory.
-func (r *router) decide(req *httpparse.Request, next target, body []byte, now time.Time, mem *memory) decision {
+// sent to next, with its whole body, and the connection's memory, and
+// writes its verdict into d, which must be zero.
+func (r *router) decide(req *httpparse.Request, next target, body []byte, now time.Time, mem *memory, d *decision) {
 	x := routing{r: r, req: req, now: now, mem: mem}
 	switch next {
 	case targetPOST:
-		return x.post(body)
+		x.post(body, d)
 	case targetGET:
-		return x.get()
+		x.get(d)
 	case targetDELETE:
-		return decision{answer: x.delete()}
+		x.delete(d)
+	default:
+		// The Protected Resource Metadata document, at both well-known
+		// paths (A-22, A-23); its body was read and is ignored. Set field
+		// by field (d is zero): a literal would be a temporary in this
+		// frame.
+		d.answer.status, d.answer.contentType, d.answer.rule = 200, contentTypeJSON, rule.MetadataServed
+		d.answer.body = r.policy.Metadata()
 	}
-	// The Protected Resource Metadata document, at both well-known paths
-	// (A-22, A-23); its body was read and is ignored.
-	return decision{answer: response{status: 200, contentType: contentTypeJSON, body: r.policy.Metadata(), rule: rule.MetadataServed}}
 }
 
 // post runs steps 8 to 13 for a POSTed JSON-RPC message.
-func (x *routing) post(body []byte) decision {
-	refused := func(resp response) decision { return decision{answer: resp} }
+// The message and the principal live in d (d.call.Msg, d.opened.by), not
+// in this frame.
+func (x *routing) post(body []byte, d *decision) {
+	msg := &d.call.Msg
 	// 8. Strict JSON, then one JSON-RPC message. Before the token: the 401
 	// challenge names the scope the request's method needs (A-04), and the
 	// method is in the body.
-	msg, err := jsonrpc.Decode(body)
-	if err != nil {
-		return refused(decodeRefusal(err))
+	var err error
+	if *msg, err = jsonrpc.Decode(body); err != nil {
+		d.decodeRefused(err)
+		return
 	}
 	// 9. Bearer token. Before the session: a session id is no credential
 	// (T-72), so a caller without a valid token learns nothing about which
 	// sessions exist, and the session check needs the principal as owner.
-	principal, d := x.authenticate(msg.Method)
-	if d != nil {
-		return refused(denialResponse(d))
+	principal := &d.opened.by
+	if den := x.authenticate(msg.Method, principal); den != nil {
+		d.deny(den)
+		return
 	}
 	// 10. MCP-Protocol-Version. Before the session: a header check that
 	// needs no state, so the session table is consulted only for a
 	// request that speaks the negotiated version.
 	sessionID, hasSession := x.req.Get(httpparse.SingletonSessionID)
 	if id := x.postVersionRefusal(msg, hasSession); id != "" {
-		return refused(refuse(400, id))
+		d.refuse(400, id)
+		return
 	}
 	// 11. The session, then the lifecycle (asked here, applied at
 	// dispatch): a phase means something only once the session is known to
 	// be the caller's, and asking without applying lets a request refused
 	// at step 12 move nothing.
-	owner := ownerOf(principal)
+	d.call.Owner = ownerOf(principal)
 	switch {
 	case opensSession(msg) && hasSession:
-		return refused(lifecycleRefusal)
+		d.answer = lifecycleRefusal
+		return
 	case needsSession(msg, hasSession):
-		phase, r, ok := x.checkSession(sessionID, hasSession, owner)
+		phase, ok := x.checkSession(sessionID, hasSession, &d.call.Owner, d)
 		if !ok {
-			return refused(r)
+			return
 		}
 		if in, ruled := mcp.InputFor(msg); ruled && state.Allows(phase, in) != nil {
-			return refused(lifecycleRefusal)
+			d.answer = lifecycleRefusal
+			return
 		}
 	}
 	// 12. Tenant, then scope, after the session: a refused request leaves
 	// the session as it was (Table.Check). Tenant first: no step-up can
 	// gain a tenant, so a 403 without challenge comes before a 403
 	// insufficient_scope that would send the client to ask for more scope.
-	if d := x.r.policy.Authorize(principal, msg.Method); d != nil {
-		return refused(denialResponse(d))
+	if den := x.authorize(principal, msg.Method); den != nil {
+		d.deny(den)
+		return
 	}
 	// 13. Dispatch, last: only a request that passed every check changes
 	// state.
-	reply := x.r.mcp.Post(mcp.Call{Msg: msg, SessionID: x.sessionKey(sessionID), Owner: owner, Now: x.now, Out: x.mem.out})
-	if reply.Out != nil {
-		x.mem.out = reply.Out[:0]
+	d.call.SessionID, d.call.Now, d.call.Out = x.sessionKey(sessionID), x.now, x.mem.out
+	x.dispatch(d)
+}
+
+// dispatch hands d.call to wire/mcp and writes its reply as d's answer.
+// Not inlined, so the reply's temporary is in this frame, not post's.
+//
+//go:noinline
+func (x *routing) dispatch(d *decision) {
+	d.reply = x.r.mcp.Post(&d.call)
+	if d.reply.Out != nil {
+		x.mem.out = d.reply.Out[:0]
 	}
-	answer, events := replyResponse(reply)
-	return decision{answer: answer, stream: events, opened: openedSession{id: reply.SessionID, by: principal}}
+	replyResponse(d)
 }
 
 // opensSession is initialize: the one request that must come without a
 // session, since it makes one.
-func opensSession(msg jsonrpc.Message) bool {
+func opensSession(msg *jsonrpc.Message) bool {
 	return msg.Kind == jsonrpc.KindRequest && msg.Method == mcp.MethodInitialize
 }
 
@@ -263,14 +318,14 @@ func opensSession(msg jsonrpc.Message) bool {
 // everything but initialize, and but a ping that comes with no session id
 // (ping is allowed before initialization, Ping page). A ping that names a
 // session has that session checked like any request.
-func needsSession(msg jsonrpc.Message, hasSession bool) bool {
+func needsSession(msg *jsonrpc.Message, hasSession bool) bool {
 	if opensSession(msg) {
 		return false
 	}
 	return hasSession || !isPing(msg)
 }
 
-func isPing(msg jsonrpc.Message) bool {
+func isPing(msg *jsonrpc.Message) bool {
 	return msg.Kind == jsonrpc.KindRequest && msg.Method == mcp.MethodPing
 }
 
@@ -278,7 +333,7 @@ func isPing(msg jsonrpc.Message) bool {
 // but if present it must be 2025-11-25 and equal params.protocolVersion)
 // and T-P08 to everything else that has a session (the header is
 // required). It returns the rule that refuses, or "".
-func (x *routing) postVersionRefusal(msg jsonrpc.Message, hasSession bool) rule.ID {
+func (x *routing) postVersionRefusal(msg *jsonrpc.Message, hasSession bool) rule.ID {
 	version, present := x.req.Get(httpparse.SingletonProtocolVersion)
 	switch {
 	case opensSession(msg):
@@ -300,30 +355,34 @@ func (x *routing) postVersionRefusal(msg jsonrpc.Message, hasSession bool) rule.
 // sessionRequest runs steps 9 to 12 for GET and DELETE, which carry no
 // message (their body was read and is ignored): the bearer token, the
 // protocol version (required: there is always a session), the session,
-// then tenant and scope.
-func (x *routing) sessionRequest(op string) (id string, owner state.Owner, r response, ok bool) {
+// then tenant and scope. It returns the session's key, the caller being
+// d.call.Owner, or false with d's answer set.
+func (x *routing) sessionRequest(op string, d *decision) (id string, ok bool) {
 	// 9. Bearer token, before the session (as for POST; the challenge
 	// names op's scope).
-	principal, d := x.authenticate(op)
-	if d != nil {
-		return "", owner, denialResponse(d), false
+	principal := &d.opened.by
+	if den := x.authenticate(op, principal); den != nil {
+		d.deny(den)
+		return "", false
 	}
 	// 10. MCP-Protocol-Version, a check needing no state, before the
 	// session.
 	if v, present := x.req.Get(httpparse.SingletonProtocolVersion); !present || string(v) != mcp.ProtocolVersion {
-		return "", owner, refuse(400, rule.VersionRequired), false
+		d.refuse(400, rule.VersionRequired)
+		return "", false
 	}
 	// 11. The session, bound to the principal of step 9.
-	owner = ownerOf(principal)
+	d.call.Owner = ownerOf(principal)
 	sid, present := x.req.Get(httpparse.SingletonSessionID)
-	if _, r, ok := x.checkSession(sid, present, owner); !ok {
-		return "", owner, r, false
+	if _, ok := x.checkSession(sid, present, &d.call.Owner, d); !ok {
+		return "", false
 	}
 	// 12. Tenant, then scope (as for POST).
-	if d := x.r.policy.Authorize(principal, op); d != nil {
-		return "", owner, denialResponse(d), false
+	if den := x.authorize(principal, op); den != nil {
+		d.deny(den)
+		return "", false
 	}
-	return x.sessionKey(sid), owner, response{}, true
+	return x.sessionKey(sid), true
 }
 
 // get runs the shared steps, the Last-Event-ID checks and then answers the
@@ -331,63 +390,69 @@ func (x *routing) sessionRequest(op string) (id string, owner state.Owner, r res
 // data, retry) and the queued notifications, then the stream ends
 // (T-P12). Framed by Content-Length: the whole set is written at once
 // (S-P04).
-func (x *routing) get() decision {
-	refused := func(resp response) decision { return decision{answer: resp} }
-	id, owner, r, ok := x.sessionRequest("GET")
+func (x *routing) get(d *decision) {
+	id, ok := x.sessionRequest("GET", d)
 	if !ok {
-		return refused(r)
+		return
 	}
 	// 12a. Last-Event-ID: well formed, then one this stream delivered.
 	// After every check of the caller: whether an event id was delivered
 	// is the session's, told only to its authorized owner.
 	cursor, hasCursor := x.req.Get(httpparse.SingletonLastEventID)
 	if hasCursor && !sseframe.ValidID(cursor) {
-		return refused(refuse(400, rule.EventIDSyntax))
+		d.refuse(400, rule.EventIDSyntax)
+		return
 	}
-	batch, err := x.r.sessions.Poll(id, owner, string(cursor), x.now)
+	batch, err := x.r.sessions.Poll(id, d.call.Owner, string(cursor), x.now)
 	switch {
 	case errors.Is(err, state.ErrCursor):
-		return refused(refuse(400, rule.CursorUnknown))
+		d.refuse(400, rule.CursorUnknown)
+		return
 	case errors.Is(err, state.ErrNotFound):
-		return refused(sessionNotFound)
+		d.answer = sessionNotFound
+		return
 	case err != nil:
-		return refused(refuse(500, rule.InternalError))
+		d.refuse(500, rule.InternalError)
+		return
 	}
 	// 13. Dispatch, last (as for POST).
-	return decision{
-		answer: response{status: 200, contentType: contentTypeSSE, rule: rule.GetStream},
-		stream: stream{kind: streamBatch, batch: batch, retry: x.r.sseRetry},
-	}
+	d.answer = response{status: 200, contentType: contentTypeSSE, rule: rule.GetStream}
+	d.stream = stream{kind: streamBatch, batch: batch, retry: x.r.sseRetry}
 }
 
 // delete runs the shared steps, then ends the session: 204, and every
 // later request with its id is 404.
-func (x *routing) delete() response {
-	id, owner, r, ok := x.sessionRequest("DELETE")
+func (x *routing) delete(d *decision) {
+	id, ok := x.sessionRequest("DELETE", d)
 	if !ok {
-		return r
+		return
 	}
 	// 13. Dispatch, last (as for POST).
-	if _, err := x.r.sessions.Step(id, owner, state.InputDelete, x.now); err != nil {
-		return sessionNotFound
+	if _, err := x.r.sessions.Step(id, d.call.Owner, state.InputDelete, x.now); err != nil {
+		d.answer = sessionNotFound
+		return
 	}
-	return response{status: 204, rule: rule.DeleteEndsSession}
+	d.answer = response{status: 204, rule: rule.DeleteEndsSession}
 }
 
 // checkSession applies T-42 (missing → 400), T-P09 (malformed → 400) and
-// T-43/T-P10 (unknown, expired, ended or another principal's → 404).
-func (x *routing) checkSession(id []byte, present bool, owner state.Owner) (state.Phase, response, bool) {
+// T-43/T-P10 (unknown, expired, ended or another principal's → 404),
+// setting d's answer when it refuses.
+func (x *routing) checkSession(id []byte, present bool, owner *state.Owner, d *decision) (state.Phase, bool) {
 	if !present {
-		return state.PhaseClosed, refuse(400, rule.SessionRequired), false
+		d.refuse(400, rule.SessionRequired)
+		return state.PhaseClosed, false
 	}
 	if !state.ValidSessionID(id) {
-		return state.PhaseClosed, refuse(400, rule.SessionIDSyntax), false
+		d.refuse(400, rule.SessionIDSyntax)
+		return state.PhaseClosed, false
 	}
-	phase, err := x.r.sessions.Check(x.sessionKey(id), owner, x.now)
+	phase, err := x.r.sessions.Check(x.sessionKey(id), *owner, x.now)
 	if err != nil {
-		return state.PhaseClosed, sessionNotFound, false
+		d.answer = sessionNotFound
+		return state.PhaseClosed, false
 	}
-	return phase, response{}, true
+	return phase, true
 }
 
 // sessionKey is a checked session id as the string the session table takes:
@@ -406,21 +471,33 @@ func (x *routing) sessionKey(id []byte) string {
 // token refused because it was revoked or its revision changed ends the
 // session it names, if that session is its holder's: the session fails
 // closed now instead of living out its TTL.
-func (x *routing) authenticate(op string) (policy.Principal, *policy.Denial) {
+//
+// The principal is written through p, so its temporary is in this frame
+// and not in its callers' (post is on the deepest path of every request).
+func (x *routing) authenticate(op string, p *policy.Principal) *policy.Denial {
 	authz, present := x.req.Get(httpparse.SingletonAuthorization)
-	p, d := x.r.policy.AuthenticateRemembered(&x.mem.token, authz, present, op, x.now)
+	var d *policy.Denial
+	*p, d = x.r.policy.AuthenticateRemembered(&x.mem.token, authz, present, op, x.now)
 	if d != nil && d.Holder != nil {
 		if sid, ok := x.req.Get(httpparse.SingletonSessionID); ok && state.ValidSessionID(sid) {
 			how := state.EndRevoked
 			if d.Detail == policy.DetailRevision {
 				how = state.EndRevisionChanged
 			}
-			x.r.sessions.End(string(sid), ownerOf(*d.Holder), how, x.now)
+			x.r.sessions.End(string(sid), ownerOf(d.Holder), how, x.now)
 		}
 	}
-	return p, d
+	return d
 }
 
-func ownerOf(p policy.Principal) state.Owner {
+// authorize is step 12, tenant then scope, for the principal p. Not
+// inlined: the copy of the principal policy takes stays in this frame.
+//
+//go:noinline
+func (x *routing) authorize(p *policy.Principal, op string) *policy.Denial {
+	return x.r.policy.Authorize(*p, op)
+}
+
+func ownerOf(p *policy.Principal) state.Owner {
 	return state.Owner{Subject: p.Subject, Tenant: p.Tenant, Revision: p.Revision}
 }

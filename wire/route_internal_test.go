@@ -103,14 +103,16 @@ func walkRoute(t *testing.T, s *Server, raw string, headers map[string]string) r
 	if err != nil {
 		t.Fatalf("parse: %v", err)
 	}
-	h := s.route.decideHead(&req)
+	var h headDecision
+	s.route.decideHead(&req, &h)
 	got := routed{head: headVerdict{ReadBody: h.answer.status == 0, BodyLen: h.bodyLen, SendContinue: h.sendContinue}}
 	resp := h.answer
 	if got.head.ReadBody {
 		if len(raw) != headLen+h.bodyLen {
 			t.Fatalf("the case's body is %d bytes, the route asks for %d", len(raw)-headLen, h.bodyLen)
 		}
-		d := s.route.decide(&req, h.next, []byte(raw[headLen:]), routeNow, &memory{})
+		var d decision
+		s.route.decide(&req, h.next, []byte(raw[headLen:]), routeNow, &memory{}, &d)
 		got.opened = d.opened.id
 		resp = d.answer
 		if d.stream.kind != streamNone {

@@ -317,7 +317,7 @@ func (s *Server) report(connID uint64, r *response, req *httpparse.Request) {
 
 // sessionOpened logs a new session: who opened it, by correlation ids
 // only (the operator's evidence of the profile's checklist).
-func (s *Server) sessionOpened(connID uint64, sessionID string, p policy.Principal) {
+func (s *Server) sessionOpened(connID uint64, sessionID string, p *policy.Principal) {
 	s.cfg.Logger.LogAttrs(context.Background(), slog.LevelInfo, "session opened",
 		slog.Uint64("conn", connID), slog.String("session", policy.Correlate([]byte(sessionID))),
 		slog.String("token", p.Correlation), slog.String("subject", policy.Correlate([]byte(p.Subject))),

@@ -9,7 +9,7 @@ import (
 // ProposedVersion returns params.protocolVersion of an initialize request,
 // so the wire layer can compare it with an MCP-Protocol-Version header
 // (T-P05) before anything is created.
-func ProposedVersion(msg jsonrpc.Message) (string, bool) {
+func ProposedVersion(msg *jsonrpc.Message) (string, bool) {
 	raw, ok := jsonrpc.Member(msg.Params, "protocolVersion")
 	if !ok {
 		return "", false
@@ -21,7 +21,7 @@ func ProposedVersion(msg jsonrpc.Message) (string, bool) {
 // speaks. A client proposing anything else, the 2026-07-28 draft included,
 // gets 2025-11-25 back as a normal result and decides for itself whether
 // to continue (Lifecycle §1.1.1, T-53): a version mismatch is not an error.
-func (h *Handler) initialize(c Call) Reply {
+func (h *Handler) initialize(c *Call) Reply {
 	if !validInitializeParams(c.Msg.Params) {
 		return Reply{
 			Message: jsonrpc.AppendError(nil, c.Msg.ID, jsonrpc.CodeInvalidParams, "Invalid params"),

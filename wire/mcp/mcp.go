@@ -103,7 +103,7 @@ type Call struct {
 // only for initialize and ping) and, through InputFor, the lifecycle. What
 // is left is to apply the lifecycle step, which can still find the session
 // gone or the step taken by a racing request, and the method itself.
-func (h *Handler) Post(c Call) Reply {
+func (h *Handler) Post(c *Call) Reply {
 	switch c.Msg.Kind {
 	case jsonrpc.KindResult, jsonrpc.KindError:
 		// No server-to-client request is ever outstanding, so any
@@ -117,7 +117,7 @@ func (h *Handler) Post(c Call) Reply {
 	}
 	// A ping before any session has no lifecycle to step (Ping page).
 	if c.SessionID != "" {
-		input, _ := InputFor(c.Msg)
+		input, _ := InputFor(&c.Msg)
 		if _, err := h.Table.Step(c.SessionID, c.Owner, input, c.Now); err != nil {
 			return stateFailure(err)
 		}
@@ -139,7 +139,7 @@ func (h *Handler) Post(c Call) Reply {
 // transition table, and false for messages the lifecycle does not rule on:
 // responses and notifications other than notifications/initialized, which
 // Post refuses on their own (T-P04, T-12).
-func InputFor(msg jsonrpc.Message) (state.Input, bool) {
+func InputFor(msg *jsonrpc.Message) (state.Input, bool) {
 	switch {
 	case msg.Kind == jsonrpc.KindNotification && msg.Method == MethodInitialized:
 		return state.InputInitialized, true
@@ -153,7 +153,7 @@ func InputFor(msg jsonrpc.Message) (state.Input, bool) {
 	return state.InputRequest, true
 }
 
-func (h *Handler) notification(c Call) Reply {
+func (h *Handler) notification(c *Call) Reply {
 	if c.Msg.Method != MethodInitialized {
 		// The only notification this server accepts; anything else is a
 		// notification it "will not accept" (T-12).

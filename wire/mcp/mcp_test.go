@@ -62,7 +62,7 @@ func TestPost(t *testing.T) {
 	owner := state.Owner{Subject: "alice", Tenant: "acme", Revision: 1}
 	now := time.Unix(1_700_000_000, 0)
 	call := func(sid, body string) Reply {
-		return h.Post(Call{Msg: decode(t, body), SessionID: sid, Owner: owner, Now: now})
+		return h.Post(&Call{Msg: decode(t, body), SessionID: sid, Owner: owner, Now: now})
 	}
 	init := call("", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2026-07-28","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)
 	if init.SessionID == "" || init.Outcome != Answered {
@@ -115,7 +115,7 @@ func TestPost(t *testing.T) {
 		out := make([]byte, 0, 512)
 		for _, body := range []string{`{"jsonrpc":"2.0","id":10,"method":"ping"}`, `{"jsonrpc":"2.0","id":11,"method":"resources/list"}`} {
 			msg := decode(t, body)
-			got := h.Post(Call{Msg: msg, SessionID: sid, Owner: owner, Now: now, Out: append(out[:0], "stale"...)})
+			got := h.Post(&Call{Msg: msg, SessionID: sid, Owner: owner, Now: now, Out: append(out[:0], "stale"...)})
 			if len(got.Out) == 0 || &got.Out[0] != &out[:1][0] || !bytes.HasSuffix(got.Out, got.Message) {
 				t.Errorf("%s: Out %q does not start Call.Out's buffer or end with the message %q", body, got.Out, got.Message)
 			}
@@ -123,7 +123,7 @@ func TestPost(t *testing.T) {
 				t.Errorf("%s: event id %q is not Out's start %q", body, got.EventID, got.Out)
 			}
 			allocs := testing.AllocsPerRun(100, func() {
-				h.Post(Call{Msg: msg, SessionID: sid, Owner: owner, Now: now, Out: out})
+				h.Post(&Call{Msg: msg, SessionID: sid, Owner: owner, Now: now, Out: out})
 			})
 			if allocs != 0 {
 				t.Errorf("%s: Post allocated %v times per call, want 0", body, allocs)
@@ -133,7 +133,7 @@ func TestPost(t *testing.T) {
 	t.Run("T-P10/another owner's session is not found", func(t *testing.T) {
 		other := owner
 		other.Revision = 2
-		got := h.Post(Call{Msg: decode(t, `{"jsonrpc":"2.0","id":9,"method":"ping"}`), SessionID: sid, Owner: other, Now: now})
+		got := h.Post(&Call{Msg: decode(t, `{"jsonrpc":"2.0","id":9,"method":"ping"}`), SessionID: sid, Owner: other, Now: now})
 		if diff := cmp.Diff(Reply{Outcome: SessionGone}, got); diff != "" {
 			t.Errorf("(-want +got):\n%s", diff)
 		}

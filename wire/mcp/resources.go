@@ -40,7 +40,7 @@ func isUnreserved(c byte) bool {
 // listResources answers resources/list on the POST as one SSE event
 // (the profile sends it as SSE so clients exercise both response shapes).
 // There is one page, so any cursor is invalid (T-68, -32602).
-func (h *Handler) listResources(c Call) Reply {
+func (h *Handler) listResources(c *Call) Reply {
 	if _, ok := jsonrpc.Member(c.Msg.Params, "cursor"); ok {
 		return Reply{
 			Message: jsonrpc.AppendError(nil, c.Msg.ID, jsonrpc.CodeInvalidParams, "Invalid cursor"),
