@@ -16,20 +16,32 @@
 #          listener of the same config, and `rawmcp probe` through it: its
 #          summary and every check that did not pass.
 #
+# And the official Go SDK's server (github.com/modelcontextprotocol/go-sdk,
+# pinned, built in the scratch folder: rawmcp keeps go-cmp as its only
+# dependency) behind nginx's TLS listener, twice: the recommended config, and
+# the same with nginx's default `proxy_buffering on` ("buffered"). Its GET
+# stream stays open, so the probe's stream checks (DP-07, DP-10) have
+# something to judge. One probe verdict line each.
+#
 # Not run by CI: it installs system packages (apt-get, as root) when a proxy
 # or openssl is missing. Bounded: every process runs under `timeout`, every
 # exchange has a limit, and all are stopped at the end.
 #
 #   bash cmd/rawmcp/testdata/probe-proxies.sh        (from the repo root)
 #   KEEP=1 ...   keeps the scratch folder (configs, logs, probe reports)
-#   ONLY="nginx caddy" ...   runs only these proxies
+#   ONLY="nginx caddy" ...   runs only these (nginx caddy haproxy go-sdk)
+#   JSON=1 ...   keeps every run's `probe -json` report in $REPORTS
+#                (default /tmp/rawmcp-proxies-reports), one file per run
 set -euo pipefail
 
 REPO=${REPO:-$(cd "$(dirname "$0")/../../.." && pwd)}
 TESTDATA="$REPO/cmd/rawmcp/testdata"
 WORK=$(mktemp -d /tmp/rawmcp-proxies.XXXXXX)
 chmod 755 "$WORK" # nginx's workers read the certificate and write temp files here
-ONLY=${ONLY:-nginx caddy haproxy}
+ONLY=${ONLY:-nginx caddy haproxy go-sdk}
+JSON=${JSON:-0}
+REPORTS=${REPORTS:-/tmp/rawmcp-proxies-reports}
+GO_SDK=github.com/modelcontextprotocol/go-sdk@v1.8.0
 LIFETIME=240 # seconds any one process may live
 HOSTNAME_=mcp.example.test
 ALICE=tok-alice-3fQ9zWk2Lp0Xb7
@@ -72,7 +84,8 @@ if [ ${#need[@]} -gt 0 ]; then
 	DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq --no-install-recommends "${need[@]}" >"$WORK/apt.log"
 	if [ "$made_policy" = 1 ]; then rm -f /usr/sbin/policy-rc.d; fi
 fi
-echo "nginx $(nginx -v 2>&1 | sed 's|.*/||'), caddy $(caddy version | cut -d' ' -f1), haproxy $(haproxy -v | sed -n '1s/HAProxy version \([^ ]*\).*/\1/p'), $(date -u +%F)"
+echo "nginx $(nginx -v 2>&1 | sed 's|.*/||'), caddy $(caddy version | cut -d' ' -f1), haproxy $(haproxy -v | sed -n '1s/HAProxy version \([^ ]*\).*/\1/p'), ${GO_SDK#*/}, $(go version | cut -d' ' -f3), $(date -u +%F)"
+if [ "$JSON" = 1 ]; then mkdir -p "$REPORTS"; fi
 
 # --- rawmcp and the certificates ---------------------------------------------------
 (cd "$REPO" && go build -o "$WORK/rawmcp" ./cmd/rawmcp)
@@ -158,6 +171,8 @@ conf_nginx() {
 			proxy_read_timeout 75s;
 			proxy_send_timeout 75s;
 		}"
+		# buffered: the same with nginx's default proxy_buffering on.
+		if [ "$config" = buffered ]; then location=$(sed '/proxy_buffering off;/d' <<<"$location"); fi
 	fi
 	cat >"$dir/nginx.conf" <<-EOF
 		user root;
@@ -273,6 +288,143 @@ conf_haproxy() {
 }
 start_haproxy() { timeout "$LIFETIME" haproxy -db -f "$1/haproxy.cfg" >"$1/haproxy.log" 2>&1 & PIDS+=($!); }
 
+# --- the Go SDK's server ------------------------------------------------------
+# Its example as deployed behind a proxy: StreamableHTTPHandler behind
+# auth.RequireBearerToken, the metadata naming -public (the URL clients use),
+# and DisableLocalhostProtection, without which the SDK refuses (403) every
+# request whose Host is not loopback arriving on a loopback listener, which
+# is every request through a proxy that passes the client's Host.
+build_gosdk() {
+	mkdir -p "$WORK/gosdk"
+	cat >"$WORK/gosdk/main.go" <<-'EOF'
+		package main
+
+		import (
+			"context"
+			"flag"
+			"fmt"
+			"log"
+			"net"
+			"net/http"
+			"net/url"
+			"time"
+
+			"github.com/modelcontextprotocol/go-sdk/auth"
+			"github.com/modelcontextprotocol/go-sdk/mcp"
+			"github.com/modelcontextprotocol/go-sdk/oauthex"
+		)
+
+		const scope = "mcp:connect"
+
+		type echoArgs struct {
+			Text string `json:"text"`
+		}
+
+		func main() {
+			public := flag.String("public", "", "the URL clients use, e.g. https://mcp.example.test:8443/mcp")
+			flag.Parse()
+			pub, err := url.Parse(*public)
+			if err != nil || pub.Host == "" {
+				log.Fatal("-public: an absolute URL is needed")
+			}
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				log.Fatal(err)
+			}
+			prm := pub.Scheme + "://" + pub.Host + "/.well-known/oauth-protected-resource" + pub.Path
+			server := mcp.NewServer(&mcp.Implementation{Name: "go-sdk-behind-proxy", Version: "1.0.0"}, nil)
+			mcp.AddTool(server, &mcp.Tool{Name: "echo", Description: "returns its text"},
+				func(_ context.Context, _ *mcp.CallToolRequest, in echoArgs) (*mcp.CallToolResult, any, error) {
+					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Text}}}, nil, nil
+				})
+			handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
+				&mcp.StreamableHTTPOptions{DisableLocalhostProtection: true})
+			requireToken := auth.RequireBearerToken(verifier(), &auth.RequireBearerTokenOptions{
+				ResourceMetadataURL: prm,
+				Scopes:              []string{scope},
+			})
+			mux := http.NewServeMux()
+			mux.Handle(pub.Path, requireToken(handler))
+			mux.Handle("/.well-known/oauth-protected-resource"+pub.Path, auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
+				Resource: *public,
+				// .invalid never resolves: nothing ever reaches an authorization server.
+				AuthorizationServers: []string{"https://as.invalid"},
+				ScopesSupported:      []string{scope},
+			}))
+			fmt.Printf("listening http://%s%s\n", ln.Addr(), pub.Path)
+			log.Fatal(http.Serve(ln, mux))
+		}
+
+		// verifier knows the script's tokens: two principals, an expired
+		// one and one without the required scope; any other is unknown.
+		func verifier() auth.TokenVerifier {
+			type grant struct {
+				user   string
+				scopes []string
+				ttl    time.Duration
+			}
+			grants := map[string]grant{
+				"tok-alice-3fQ9zWk2Lp0Xb7": {"alice", []string{scope}, time.Hour},
+				"tok-bob-8sT1nVq4Rm6Yc2":   {"bob", []string{scope}, time.Hour},
+				"tok-exp-2aS5dFg8Hj1Kl4":   {"alice", []string{scope}, -time.Hour},
+				"tok-low-9qW3eRt6Yu0Io7":   {"carol", []string{"profile"}, time.Hour},
+			}
+			return func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+				g, ok := grants[token]
+				if !ok {
+					return nil, auth.ErrInvalidToken
+				}
+				return &auth.TokenInfo{UserID: g.user, Scopes: g.scopes, Expiration: time.Now().Add(g.ttl)}, nil
+			}
+		}
+	EOF
+	(
+		cd "$WORK/gosdk"
+		go mod init proxies/gosdk >/dev/null 2>&1
+		timeout 300 go get "$GO_SDK" >/dev/null 2>&1
+		timeout 300 go mod tidy >/dev/null 2>&1
+		timeout 300 go build -o "$WORK/gosdk-server" .
+	)
+}
+
+# start_gosdk DIR PUBLIC_URL: the Go SDK's server in the background; sets UP.
+start_gosdk() {
+	local dir=$1 public=$2 local_url=
+	timeout "$LIFETIME" "$WORK/gosdk-server" -public "$public" >"$dir/gosdk.out" 2>"$dir/gosdk.log" &
+	PIDS+=($!)
+	for _ in $(seq 100); do
+		local_url=$(sed -n 's/^listening //p' "$dir/gosdk.out")
+		[ -n "$local_url" ] && break
+		sleep 0.1
+	done
+	UP=${local_url#http://127.0.0.1:}
+	UP=${UP%%/*}
+}
+
+# run_gosdk CONFIG: the Go SDK's server behind nginx's TLS listener with
+# CONFIG (recommended or buffered), and the probe through it.
+run_gosdk() {
+	local config=$1 dir="$WORK/go-sdk-nginx-$1-tls" port
+	mkdir -p "$dir"
+	port=$(free_port)
+	local public="https://$HOSTNAME_:$port/mcp"
+	start_gosdk "$dir" "$public"
+	if [ -z "$UP" ]; then
+		echo "VERDICT go-sdk nginx $config tls: the Go SDK's server did not start (see $dir)"
+		stop_all
+		return
+	fi
+	conf_nginx "$config" tls "$port" "$UP" "$dir"
+	start_nginx "$dir"
+	if ! wait_port "$port"; then
+		echo "VERDICT go-sdk nginx $config tls: the proxy did not start (see $dir)"
+		stop_all
+		return
+	fi
+	probe_line "go-sdk nginx $config tls probe" "$dir" -url "$public" -resolve "$HOSTNAME_:$port:127.0.0.1" -cacert "$CA"
+	stop_all
+}
+
 # --- one run ---------------------------------------------------------------------
 INIT='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"probe-proxies","version":"1"}}}'
 
@@ -351,6 +503,7 @@ probe_line() {
 	shift 2
 	timeout 180 "$RAWMCP" probe "$@" -token "$ALICE" -token2 "$BOB" -tokens "$TESTDATA/probe-named.json" \
 		-json >"$dir/probe.json" 2>"$dir/probe.err" || rc=$?
+	if [ "$JSON" = 1 ]; then cp "$dir/probe.json" "$REPORTS/${title// /-}.json"; fi
 	python3 - "$title" "$rc" "$dir/probe.json" <<-'EOF'
 		import json, sys
 		title, rc, path = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -384,8 +537,15 @@ run_plain() {
 }
 
 for proxy in $ONLY; do
+	if [ "$proxy" = go-sdk ]; then
+		build_gosdk
+		run_gosdk recommended
+		run_gosdk buffered
+		continue
+	fi
 	for config in minimal recommended; do
 		run_tls "$proxy" "$config"
 		run_plain "$proxy" "$config"
 	done
 done
+if [ "$JSON" = 1 ]; then echo "reports in $REPORTS"; fi
