@@ -5,8 +5,8 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"rawmcp/wire/assemble"
 	"rawmcp/wire/client"
-	"rawmcp/wire/wiretest"
 	"strconv"
 	"testing"
 	"time"
@@ -17,7 +17,7 @@ import (
 	"rawmcp/wire/mcp"
 )
 
-// The fuzz server is assembled by wiretest like every other, without a
+// The fuzz server is assembled by assemble like every other, without a
 // listener: its canonical URI and Host name a port nothing listens on,
 // because every connection is one end of a socket pair handed to
 // ServeConn.
@@ -76,14 +76,14 @@ func fuzzTokens(canonical string) ([]policy.TokenFileEntry, error) {
 // taken when a request begins.
 func newFuzzServer(tb testing.TB) *wire.Server {
 	tb.Helper()
-	s, err := wiretest.Assemble(fuzzHost, wiretest.Config{
+	s, err := assemble.Assemble(fuzzHost, assemble.Config{
 		Issuer:    fuzzIssuer,
 		Tokens:    fuzzTokens,
 		Random:    rand.NewChaCha8([32]byte{'r', 'a', 'w', 'm', 'c', 'p'}),
 		Configure: func(c *wire.Config) { c.Now = func() time.Time { return fuzzNow } },
 	})
 	if err != nil {
-		tb.Fatalf("wiretest.Assemble: %v", err)
+		tb.Fatalf("assemble.Assemble: %v", err)
 	}
 	return s.Server
 }

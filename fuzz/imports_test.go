@@ -37,7 +37,7 @@ func TestImportRules(t *testing.T) {
 	}
 	// A client works against any server URL by construction: nothing under
 	// wire/client may reach into the server's packages.
-	server := []string{"rawmcp/wire", "rawmcp/wire/mcp", "rawmcp/wire/wiretest", "rawmcp/wire/scenario", "rawmcp/policy", "rawmcp/state"}
+	server := []string{"rawmcp/wire", "rawmcp/wire/mcp", "rawmcp/wire/assemble", "rawmcp/wire/scenario", "rawmcp/policy", "rawmcp/state"}
 	clients := 0
 	for pkg, list := range imports {
 		if pkg != "wire/client" && !strings.HasPrefix(pkg, "wire/client/") {

@@ -22,9 +22,9 @@ import (
 	"rawmcp/policy"
 	"rawmcp/state"
 	"rawmcp/wire"
+	"rawmcp/wire/assemble"
 	"rawmcp/wire/client"
 	"rawmcp/wire/lifecycle"
-	"rawmcp/wire/wiretest"
 )
 
 // exploreDepth is the longest event path the explorer replays. The
@@ -240,7 +240,7 @@ func replayAll(paths []pathTo) ([]failure, []pathTo) {
 
 // rig is one path's server and client, and what the client knows.
 type rig struct {
-	srv      *wiretest.Server
+	srv      *assemble.Server
 	offset   atomic.Int64 // the fake clock's lead on real time
 	tokens   [2]string    // each principal's current token
 	tokenIDs [2]string
@@ -308,7 +308,7 @@ func newRig() (*rig, error) {
 	}
 	// The never-issued id is a session id too: no answer may echo it.
 	r.secrets.AddSession(neverIssued)
-	srv, err := wiretest.Start("127.0.0.1:0", wiretest.Config{
+	srv, err := assemble.Start("127.0.0.1:0", assemble.Config{
 		Issuer:  "https://as.rawmcp.invalid",
 		Tenants: []string{lifecycle.Identities[lifecycle.A].Tenant, lifecycle.Identities[lifecycle.B].Tenant},
 		Tokens: func(canonical string) ([]policy.TokenFileEntry, error) {

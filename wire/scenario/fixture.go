@@ -10,7 +10,7 @@ import (
 	"rawmcp/policy"
 	"rawmcp/state"
 	"rawmcp/wire"
-	"rawmcp/wire/wiretest"
+	"rawmcp/wire/assemble"
 )
 
 // Profile names the contract the demo, attacks and experiments check.
@@ -43,7 +43,7 @@ type Fixture struct {
 	Tokens   map[string]string
 	TokenIDs map[string]string
 
-	srv       *wiretest.Server
+	srv       *assemble.Server
 	mu        sync.Mutex
 	decisions []wire.Decision
 }
@@ -61,7 +61,7 @@ type Options struct {
 // canonical URI, and serves.
 func Start(opts Options) (*Fixture, error) {
 	f := &Fixture{Tokens: map[string]string{}, TokenIDs: map[string]string{}}
-	cfg := wiretest.Config{
+	cfg := assemble.Config{
 		Issuer:  Issuer,
 		Tenants: []string{TenantAcme, TenantUnicode},
 		Tokens:  func(canonical string) ([]policy.TokenFileEntry, error) { return f.mintTokens(canonical, time.Now()) },
@@ -75,7 +75,7 @@ func Start(opts Options) (*Fixture, error) {
 	if opts.TableConfig != nil {
 		cfg.Table = *opts.TableConfig
 	}
-	srv, err := wiretest.Start("127.0.0.1:0", cfg)
+	srv, err := assemble.Start("127.0.0.1:0", cfg)
 	if err != nil {
 		return nil, err
 	}

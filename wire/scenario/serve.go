@@ -10,8 +10,8 @@ import (
 	"rawmcp/policy"
 	"rawmcp/state"
 	"rawmcp/wire"
+	"rawmcp/wire/assemble"
 	"rawmcp/wire/client"
-	"rawmcp/wire/wiretest"
 )
 
 // ServeOptions configure the server `rawmcp serve` runs for real MCP
@@ -24,7 +24,7 @@ type ServeOptions struct {
 	// and http://localhost:PORT (and PublicURL's), which always are (T-P16).
 	Origins []string
 	// PublicURL, if set, is the URL clients use behind a reverse proxy
-	// (wiretest.Config.PublicURL): the resource identifier, an own origin
+	// (assemble.Config.PublicURL): the resource identifier, an own origin
 	// and an allowed Host; the server listens on Addr all the same.
 	PublicURL string
 	// Issuer is the one issuer accepted; tokens naming another get 401.
@@ -100,7 +100,7 @@ func Serve(ctx context.Context, opts ServeOptions, ready func(Endpoint) error) e
 	refused := &refusals{}
 	table := state.DefaultConfig()
 	table.MaxSessions, table.TTL = opts.MaxSessions, opts.SessionTTL
-	srv, err := wiretest.Start(opts.Addr, wiretest.Config{
+	srv, err := assemble.Start(opts.Addr, assemble.Config{
 		Issuer:    opts.Issuer,
 		Tenants:   opts.Tenants,
 		Origins:   opts.Origins,

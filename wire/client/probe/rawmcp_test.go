@@ -15,8 +15,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"rawmcp/policy"
+	"rawmcp/wire/assemble"
 	"rawmcp/wire/client/probe"
-	"rawmcp/wire/wiretest"
 )
 
 // The principals and named tokens of the test server, in the format of
@@ -43,9 +43,9 @@ var named = map[string]string{"wrong_audience": wrongAud, "wrong_issuer": wrongI
 
 // startRawmcp starts a rawmcp server with serve's defaults (8 sessions,
 // 64 in processing) and the test tokens.
-func startRawmcp(t *testing.T) *wiretest.Server {
+func startRawmcp(t *testing.T) *assemble.Server {
 	t.Helper()
-	srv, err := wiretest.Start("127.0.0.1:0", wiretest.Config{
+	srv, err := assemble.Start("127.0.0.1:0", assemble.Config{
 		Issuer: issuer,
 		Tokens: func(canonical string) ([]policy.TokenFileEntry, error) {
 			return policy.ParseTokenFile([]byte(tokenRecords), canonical)

@@ -1,8 +1,8 @@
-// Package wiretest assembles rawmcp servers, the role net/http/httptest
+// Package assemble puts rawmcp servers together, the role net/http/httptest
 // plays for net/http: the one place a policy, a session table and a
 // wire.Server are put together, for the demo, the attacks, `rawmcp serve`,
 // the tests and the fuzz targets alike.
-package wiretest
+package assemble
 
 import (
 	"context"
@@ -66,7 +66,7 @@ type Server struct {
 }
 
 // ErrConfig reports a Config that names no tokens or no issuer.
-var ErrConfig = errors.New("wiretest: Config needs an Issuer and Tokens")
+var ErrConfig = errors.New("assemble: Config needs an Issuer and Tokens")
 
 // Assemble builds the server for the authority addr (127.0.0.1:port)
 // without listening: connections are handed to Server.ServeConn.

@@ -1,4 +1,4 @@
-package wiretest_test
+package assemble_test
 
 import (
 	"errors"
@@ -9,12 +9,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"rawmcp/policy"
+	"rawmcp/wire/assemble"
 	"rawmcp/wire/client"
-	"rawmcp/wire/wiretest"
 )
 
 func token(canonical string) ([]policy.TokenFileEntry, error) {
-	return []policy.TokenFileEntry{{Token: "wiretest-token-0123456789", Record: policy.TokenRecord{
+	return []policy.TokenFileEntry{{Token: "assemble-token-0123456789", Record: policy.TokenRecord{
 		TokenID: "t", Issuer: "https://as.invalid", Audience: canonical, Resource: canonical,
 		AuthorizationResource: canonical, TokenResource: canonical, Subject: "s", Tenant: "acme",
 		Scopes: []string{policy.ScopeConnect, policy.ScopeResourcesRead}, Revision: 1, Active: true,
@@ -26,7 +26,7 @@ func token(canonical string) ([]policy.TokenFileEntry, error) {
 // origins are on the allowlist whatever Config.Origins says; Origins adds
 // more; a foreign origin stays 403.
 func TestOwnOriginsAlwaysAllowed(t *testing.T) {
-	s, err := wiretest.Start("127.0.0.1:0", wiretest.Config{Issuer: "https://as.invalid", Tokens: token, Origins: []string{"http://app.example"}})
+	s, err := assemble.Start("127.0.0.1:0", assemble.Config{Issuer: "https://as.invalid", Tokens: token, Origins: []string{"http://app.example"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestOwnOriginsAlwaysAllowed(t *testing.T) {
 			body := []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
 			req := client.Request{Method: "POST", Path: "/mcp", Header: [][2]string{
 				{"Host", tc.host}, {"Origin", tc.origin}, {"Accept", "application/json, text/event-stream"},
-				{"Content-Type", "application/json"}, {"Authorization", "Bearer wiretest-token-0123456789"},
+				{"Content-Type", "application/json"}, {"Authorization", "Bearer assemble-token-0123456789"},
 			}, Body: body}
 			resp, err := c.Do(req.Bytes(), false)
 			if err != nil {
@@ -64,9 +64,9 @@ func TestOwnOriginsAlwaysAllowed(t *testing.T) {
 }
 
 func TestAssembleNeedsIssuerAndTokens(t *testing.T) {
-	for i, cfg := range []wiretest.Config{{Tokens: token}, {Issuer: "https://as.invalid"}} {
+	for i, cfg := range []assemble.Config{{Tokens: token}, {Issuer: "https://as.invalid"}} {
 		t.Run(strconv.Itoa(i), func(t *testing.T) {
-			if _, err := wiretest.Assemble("127.0.0.1:8080", cfg); !errors.Is(err, wiretest.ErrConfig) {
+			if _, err := assemble.Assemble("127.0.0.1:8080", cfg); !errors.Is(err, assemble.ErrConfig) {
 				t.Errorf("err = %v, want ErrConfig", err)
 			}
 		})
@@ -89,7 +89,7 @@ func TestPublicURL(t *testing.T) {
 		t.Run(pc.public, func(t *testing.T) {
 			var minted string
 			tokens := func(canonical string) ([]policy.TokenFileEntry, error) { minted = canonical; return token(canonical) }
-			s, err := wiretest.Start("127.0.0.1:0", wiretest.Config{Issuer: "https://as.invalid", Tokens: tokens, PublicURL: pc.public})
+			s, err := assemble.Start("127.0.0.1:0", assemble.Config{Issuer: "https://as.invalid", Tokens: tokens, PublicURL: pc.public})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -116,7 +116,7 @@ func TestPublicURL(t *testing.T) {
 			get := func(path, host string) client.Request {
 				return client.Request{Method: "GET", Path: path, Header: [][2]string{{"Host", host}}}
 			}
-			const tok = "wiretest-token-0123456789"
+			const tok = "assemble-token-0123456789"
 			type result struct {
 				Status    int
 				Challenge string
@@ -162,7 +162,7 @@ func TestPublicURL(t *testing.T) {
 // TestPublicURLRefused: a PublicURL ParseResourceURL refuses is
 // Assemble's error, naming the part.
 func TestPublicURLRefused(t *testing.T) {
-	_, err := wiretest.Assemble("127.0.0.1:8080", wiretest.Config{Issuer: "https://as.invalid", Tokens: token, PublicURL: "https://mcp.example.test/mcp?x=1"})
+	_, err := assemble.Assemble("127.0.0.1:8080", assemble.Config{Issuer: "https://as.invalid", Tokens: token, PublicURL: "https://mcp.example.test/mcp?x=1"})
 	var fe *policy.FieldError
 	if !errors.As(err, &fe) || fe.Field != policy.PartQuery {
 		t.Errorf("err = %v, want a FieldError naming %q", err, policy.PartQuery)
