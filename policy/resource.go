@@ -59,11 +59,11 @@ func ParseResourceURL(s string) (ResourceURL, error) {
 		return fail(PartScheme)
 	}
 	end := strings.IndexAny(rest, "/?#")
-	if end < 0 {
+	if end == -1 {
 		end = len(rest)
 	}
 	authority, tail := rest[:end], rest[end:]
-	if strings.IndexByte(authority, '@') >= 0 {
+	if strings.Contains(authority, "@") {
 		return fail(PartUserinfo)
 	}
 	host, port, hasPort := splitAuthority(authority)
@@ -72,9 +72,9 @@ func ParseResourceURL(s string) (ResourceURL, error) {
 		return fail(PartHost)
 	case hasPort && (!validPort(port) || port == defaultPort):
 		return fail(PartPort)
-	case strings.IndexByte(tail, '#') >= 0:
+	case strings.Contains(tail, "#"):
 		return fail(PartFragment)
-	case strings.IndexByte(tail, '?') >= 0:
+	case strings.Contains(tail, "?"):
 		return fail(PartQuery)
 	case !validResourcePath(tail):
 		return fail(PartPath)
@@ -86,7 +86,7 @@ func ParseResourceURL(s string) (ResourceURL, error) {
 // brackets are the host's.
 func splitAuthority(a string) (host, port string, hasPort bool) {
 	i := strings.LastIndexByte(a, ':')
-	if i < 0 || strings.IndexByte(a[i:], ']') >= 0 {
+	if i == -1 || strings.Contains(a[i:], "]") {
 		return a, "", false
 	}
 	return a[:i], a[i+1:], true
