@@ -281,6 +281,31 @@ func (t *Table) End(id string, owner Owner, how EndReason, now time.Time) bool {
 	return true
 }
 
+// EndStale ends every live session of subject bound to a revision other
+// than current, in any tenant, reporting EndRevisionChanged, and returns
+// how many it ended; one that has expired already is reported
+// EndExpired and not counted. The server calls it when subject's
+// revision changes to current: a revision belongs to the subject, not to
+// a tenant, and a token of any other revision is refused, so nobody could
+// use those sessions again, and their slots are freed at once instead of
+// at their TTL. It visits at most MaxSessions entries.
+func (t *Table) EndStale(subject string, current uint64, now time.Time) int {
+	t.mu.Lock()
+	defer t.unlock()
+	ended := 0
+	for id, s := range t.sessions {
+		switch {
+		case s.owner.Subject != subject:
+		case s.expired(now):
+			t.forget(id, s, EndExpired, now)
+		case s.owner.Revision != current:
+			t.forget(id, s, EndRevisionChanged, now)
+			ended++
+		}
+	}
+	return ended
+}
+
 // Len returns the number of live sessions at now, reclaiming expired ones.
 func (t *Table) Len(now time.Time) int {
 	t.mu.Lock()

@@ -132,6 +132,12 @@ func Assemble(addr string, cfg Config) (*Server, error) {
 	if s.Server, err = wire.NewServer(wcfg); err != nil {
 		return nil, err
 	}
+	// A revision change retires the subject's tokens of every other
+	// revision, so their sessions can never be named again: end them now,
+	// by the server's clock, rather than hold their slots until the TTL.
+	// The tokens loaded above made no sessions to end.
+	now := wcfg.Now
+	s.Policy.OnRevision(func(subject string, revision uint64) { s.Sessions.EndStale(subject, revision, now()) })
 	return s, nil
 }
 

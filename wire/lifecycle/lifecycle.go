@@ -9,7 +9,10 @@
 // slots the client holds, a table of Capacity sessions, a clock that moves
 // in whole TTLs. Each principal holds one token at a time, first issued
 // under revision 1; revoking it or moving its subject's revision kills it,
-// and Mint gives the principal a fresh one under the current revision.
+// and Mint gives the principal a fresh one under the current revision. A
+// revoked token's sessions live until it names them again; a revision
+// change ends its subject's sessions at once, since no token can own them
+// any more.
 package lifecycle
 
 import (
@@ -153,8 +156,9 @@ const (
 	// PingNeverIssued: ping as Principal on a well-formed id never issued.
 	PingNeverIssued
 	// Revoke revokes Principal's token; ChangeRevision moves its
-	// subject's revision one up; Mint gives it a fresh token under the
-	// current revision, which it uses from then on. None is a request.
+	// subject's revision one up and ends the subject's sessions of older
+	// revisions, freeing their slots; Mint gives it a fresh token under
+	// the current revision, which it uses from then on. None is a request.
 	Revoke
 	ChangeRevision
 	Mint
@@ -340,6 +344,11 @@ func (m *Model) Step(e Event) Answer {
 		return Answer{}
 	case ChangeRevision:
 		m.Revision[e.P]++
+		for i := range m.Sessions {
+			if s := &m.Sessions[i]; s.Phase.live() && s.Owner == e.P && s.OwnerRevision != m.Revision[e.P] {
+				m.end(i)
+			}
+		}
 		return Answer{}
 	case Mint:
 		m.TokenRevision[e.P], m.Revoked[e.P] = m.Revision[e.P], false
@@ -483,29 +492,22 @@ func (s *Session) poll(point int, resume bool) Answer {
 // Key names m's equivalence class: two models with equal keys answer every
 // event sequence alike (labels aside), so the explorer visits one of them.
 // Positions count notifications; labels and the clock's absolute value do
-// not matter, nor revisions beyond whether a token's is current.
+// not matter, nor revisions, nor why a token died.
 func (m *Model) Key() string {
 	var b strings.Builder
 	for p := A; p <= B; p++ {
-		// Why a token died matters once Mint can replace it: a fresh
-		// token after a revocation owns the old sessions, one after a
-		// revision change does not.
-		if m.Revoked[p] {
-			b.WriteString(p.String() + "revoked ")
-		}
-		if m.Revision[p] != m.TokenRevision[p] {
-			b.WriteString(p.String() + "stale ")
+		// A revision change ends the subject's sessions, and a dead token
+		// makes none, so a dead token with live sessions is a revoked one
+		// of their revision, and a fresh token owns them whichever way its
+		// predecessor died.
+		if m.Dead(p) {
+			b.WriteString(p.String() + "dead ")
 		}
 	}
 	for i, s := range m.Sessions {
 		fmt.Fprintf(&b, "s%d:%s", i, s.Phase)
 		if s.Phase != Never {
 			b.WriteString("/" + s.Owner.String())
-		}
-		if s.Phase.live() && s.OwnerRevision != m.TokenRevision[s.Owner] {
-			// Its owner's current token is of another revision: nobody
-			// holds a token that owns it.
-			b.WriteString("/orphan")
 		}
 		if s.Phase.live() {
 			fmt.Fprintf(&b, " age%d d%d p%d", m.Clock-s.Created, len(s.Delivered), len(s.Pending))

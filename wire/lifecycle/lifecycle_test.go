@@ -71,9 +71,13 @@ func TestStep(t *testing.T) {
 		{"A-10 a revision change", append(opened, as(ChangeRevision, A), ev(GetWrongVersion, 0)), unauthorized},
 		{"A-10 a dead token is refused before initialize", []Event{as(Revoke, B), as(Initialize, B)}, unauthorized},
 		{"T-43 the dead token ended its session: the new token's owner is gone too", append(opened, as(Initialize, B), as(Revoke, A), ev(Ping, 0), ev(PingAsOther, 0)), notFound},
-		{"T-P10 a token minted after a revision change does not own the older session", append(opened, as(ChangeRevision, A), as(Mint, A), ev(Ping, 0)), notFound},
-		{"T-53 the fresh token works", append(opened, as(ChangeRevision, A), as(Mint, A), as(Initialize, A)), Answer{Status: 200, Rule: rule.VersionCounterOffer, Body: ResultJSON, NewSession: true, Slot: 1}},
-		{"T-P18 the orphaned session holds its slot until its TTL", append(opened, as(Initialize, B), as(ChangeRevision, A), as(Mint, A), ev(Delete, 0), as(Initialize, A)), full},
+		{"T-43 a revision change ended the session: the fresh token finds it gone", append(opened, as(ChangeRevision, A), as(Mint, A), ev(Ping, 0)), notFound},
+		{"T-43 so does the old token, refused first", append(opened, as(ChangeRevision, A), ev(Ping, 0)), unauthorized},
+		{"T-53 the fresh token works", append(opened, as(ChangeRevision, A), as(Mint, A), as(Initialize, A)), created},
+		{"T-P18 a revision change frees its subject's slots at once", append(opened, as(Initialize, B), as(ChangeRevision, A), as(Mint, A), as(Initialize, A)), created},
+		{"T-P18 every one of them", []Event{as(Initialize, A), as(Initialize, A), as(ChangeRevision, A), as(Mint, A), as(Initialize, A), as(Initialize, A)}, Answer{Status: 200, Rule: rule.VersionCounterOffer, Body: ResultJSON, NewSession: true, Slot: 1}},
+		{"T-P18 and only its subject's", []Event{as(Initialize, A), as(Initialize, B), as(ChangeRevision, B), as(Initialize, A), as(Initialize, A)}, full},
+		{"T-P10 the other subject's session lives on", []Event{as(Initialize, A), as(Initialize, B), as(ChangeRevision, B), ev(Ping, 0)}, Answer{Status: 200, Rule: rule.PingAnswered, Body: ResultJSON}},
 		{"T-59 a token minted after a revocation, same revision, owns the session still", append(opened, as(Revoke, A), as(Mint, A), ev(Ping, 0)), Answer{Status: 200, Rule: rule.PingAnswered, Body: ResultJSON}},
 		{"T-P10 a dead token does not end another's session", []Event{as(Initialize, B), as(Revoke, A), ev(PingAsOther, 0), ev(Ping, 0)}, Answer{Status: 200, Rule: rule.PingAnswered, Body: ResultJSON}},
 	}
@@ -100,9 +104,9 @@ func TestStateEffects(t *testing.T) {
 	}{
 		{"revocation ends the session on its next use only", append(opened, as(Revoke, A)), 1, [2]Phase{Operating, Never}, false, 1},
 		{"and then it is gone", append(opened, as(Revoke, A), ev(Ping, 0)), 0, [2]Phase{Ended, Never}, false, 0},
-		{"a revision change too", append(opened, as(ChangeRevision, A), ev(DeleteAsOther, 1), ev(Get, 0)), 0, [2]Phase{Ended, Never}, false, 0},
+		{"a revision change ends the session at once", append(opened, as(ChangeRevision, A)), 0, [2]Phase{Ended, Never}, false, 0},
+		{"a revision change ends only its subject's sessions", []Event{as(Initialize, A), as(Initialize, B), as(ChangeRevision, B)}, 1, [2]Phase{Initializing, Ended}, false, 1},
 		{"the TTL ends both", []Event{as(Initialize, A), as(Initialize, B), {Kind: Advance}}, 0, [2]Phase{Ended, Ended}, false, 0},
-		{"an orphaned session is not ended by its owner's fresh token", append(opened, as(ChangeRevision, A), as(Mint, A), ev(Delete, 0)), 1, [2]Phase{Operating, Never}, false, 1},
 		{"notify on a live session queues", append(opened, ev(Notify, 0)), 1, [2]Phase{Operating, Never}, true, 2},
 		{"notify on an ended session is refused", append(opened, ev(Delete, 0), ev(Notify, 0)), 0, [2]Phase{Ended, Never}, false, 0},
 		{"notify on a never-issued slot is refused", []Event{ev(Notify, 1)}, 0, [2]Phase{Never, Never}, false, 0},
@@ -160,14 +164,23 @@ func TestKeyIgnoresLabelsAndClock(t *testing.T) {
 	}
 }
 
-// TestKeyTellsRevocationFromRevision: both kill the token, but only a
-// revision change orphans the sessions once a fresh token is minted.
-func TestKeyTellsRevocationFromRevision(t *testing.T) {
+// TestKeyMergesHowATokenDied: a revoked token and one of an older
+// revision are both dead, and with no session left they share a key; a
+// session tells them apart, since only the revision change ended it.
+func TestKeyMergesHowATokenDied(t *testing.T) {
 	revoked, changed := New(2), New(2)
-	run(&revoked, as(Initialize, A), as(Revoke, A))
-	run(&changed, as(Initialize, A), as(ChangeRevision, A))
+	run(&revoked, as(Revoke, A))
+	run(&changed, as(ChangeRevision, A))
+	if revoked.Key() != changed.Key() {
+		t.Errorf("keys differ with no session:\n%s\n%s", revoked.Key(), changed.Key())
+	}
+	if fresh := New(2); fresh.Key() == revoked.Key() {
+		t.Errorf("a dead token's key is the fresh world's: %q", fresh.Key())
+	}
+	run(&revoked, as(Initialize, B), as(Mint, A), as(Initialize, A), as(Revoke, A))
+	run(&changed, as(Initialize, B), as(Mint, A), as(Initialize, A), as(ChangeRevision, A))
 	if revoked.Key() == changed.Key() {
-		t.Errorf("equal keys %q, yet minting tells them apart", revoked.Key())
+		t.Errorf("equal keys %q, yet only the revision change ended A's session", revoked.Key())
 	}
 }
 
