@@ -164,40 +164,20 @@ func TestDP01(t *testing.T) {
 // the path-inserted well-known path: a server that means to be protected
 // and is not.
 func openWithMetadata(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
 	id := regexp.MustCompile(`"id":(\d+),"method":"initialize"`)
-	go func() {
-		for {
-			nc, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer nc.Close()
-				buf := make([]byte, 64<<10)
-				n, _ := nc.Read(buf)
-				req := string(buf[:n])
-				answer := "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n"
-				switch m := id.FindStringSubmatch(req); {
-				case m != nil:
-					body := `{"jsonrpc":"2.0","id":` + m[1] + `,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"open","version":"1"}}}`
-					answer = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body
-				case strings.Contains(req, "notifications/initialized"):
-					answer = "HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n"
-				case strings.HasPrefix(req, "GET /.well-known/oauth-protected-resource/mcp "):
-					body := `{"resource":"http://a.example/mcp","authorization_servers":["https://as.example"]}`
-					answer = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body
-				}
-				nc.Write([]byte(answer))
-			}()
+	return answerOnce(t, func(req string) string {
+		switch m := id.FindStringSubmatch(req); {
+		case m != nil:
+			body := `{"jsonrpc":"2.0","id":` + m[1] + `,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"open","version":"1"}}}`
+			return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body
+		case strings.Contains(req, "notifications/initialized"):
+			return "HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n"
+		case strings.HasPrefix(req, "GET /.well-known/oauth-protected-resource/mcp "):
+			body := `{"resource":"http://a.example/mcp","authorization_servers":["https://as.example"]}`
+			return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body
 		}
-	}()
-	return ln.Addr().String()
+		return "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n"
+	})
 }
 
 // twins are the cleartext twins of the TLS fronts, by the front's

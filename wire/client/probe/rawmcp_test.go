@@ -317,13 +317,29 @@ func TestNoAnswerIsNeverAPass(t *testing.T) {
 // handshakeOnly answers initialize (with a session id) and
 // notifications/initialized, and closes the connection on anything else.
 func handshakeOnly(t *testing.T) string {
+	id := regexp.MustCompile(`"id":(\d+),"method":"initialize"`)
+	return answerOnce(t, func(req string) string {
+		switch m := id.FindStringSubmatch(req); {
+		case m != nil && !strings.Contains(req, "Mcp-Session-Id"):
+			body := `{"jsonrpc":"2.0","id":` + m[1] + `,"result":{"protocolVersion":"2025-11-25","capabilities":{"resources":{}},"serverInfo":{"name":"mute","version":"1"}}}`
+			return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nMcp-Session-Id: s-" + m[1] + "-0123456789abcdef\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body
+		case strings.Contains(req, "notifications/initialized"):
+			return "HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n"
+		}
+		return ""
+	})
+}
+
+// answerOnce is a fake server for the tests: on each connection it reads
+// one request (whatever one read brings), writes what answer makes of it
+// ("" writes nothing) and closes.
+func answerOnce(t *testing.T, answer func(req string) string) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ln.Close() })
-	id := regexp.MustCompile(`"id":(\d+),"method":"initialize"`)
 	go func() {
 		for {
 			nc, err := ln.Accept()
@@ -334,16 +350,7 @@ func handshakeOnly(t *testing.T) string {
 				defer nc.Close()
 				buf := make([]byte, 64<<10)
 				n, _ := nc.Read(buf)
-				req := string(buf[:n])
-				var answer string
-				switch m := id.FindStringSubmatch(req); {
-				case m != nil && !strings.Contains(req, "Mcp-Session-Id"):
-					body := `{"jsonrpc":"2.0","id":` + m[1] + `,"result":{"protocolVersion":"2025-11-25","capabilities":{"resources":{}},"serverInfo":{"name":"mute","version":"1"}}}`
-					answer = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nMcp-Session-Id: s-" + m[1] + "-0123456789abcdef\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body
-				case strings.Contains(req, "notifications/initialized"):
-					answer = "HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\n\r\n"
-				}
-				nc.Write([]byte(answer))
+				nc.Write([]byte(answer(string(buf[:n]))))
 			}()
 		}
 	}()
