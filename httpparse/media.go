@@ -41,9 +41,54 @@ func (r *Request) Accepts(mediaType string) bool {
 // AcceptsBoth is Accepts for two media types at once, in one pass over the
 // Accept lines: the answer for each is what Accepts gives for it alone.
 func (r *Request) AcceptsBoth(a, b string) (okA, okB bool) {
+	if r.acceptsBothLiterally(a, b) {
+		return true, true
+	}
 	w := [2]acceptWant{newAcceptWant(a), newAcceptWant(b)}
 	r.scanAccept(w[:])
 	return w[0].admitted(), w[1].admitted()
+}
+
+// acceptsBothLiterally is AcceptsBoth's shortcut for what nearly every
+// client sends: one Accept line that is exactly "a, b" or "b, a", with
+// plain type/subtype pairs and no parameters. Such a list admits both at
+// weight 1 whatever else the rules say, so the ranges need no parsing; any
+// other list, and any other spelling of this one, takes the full scan.
+func (r *Request) acceptsBothLiterally(a, b string) bool {
+	var value []byte
+	for _, f := range r.Fields {
+		if equalFold(f.Name, "accept") {
+			if value != nil {
+				return false
+			}
+			value = f.Value
+		}
+	}
+	return plainMediaType(a) && plainMediaType(b) &&
+		(isPair(value, a, b) || isPair(value, b, a))
+}
+
+// isPair reports whether v is exactly first, ", ", second.
+func isPair(v []byte, first, second string) bool {
+	return len(v) == len(first)+2+len(second) &&
+		string(v[:len(first)]) == first && string(v[len(first):len(first)+2]) == ", " &&
+		string(v[len(first)+2:]) == second
+}
+
+// plainMediaType reports whether s is token "/" token, neither "*": a
+// media type without parameters that, listed as a range, matches itself
+// and nothing more specific.
+func plainMediaType(s string) bool {
+	slash := -1
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '/' && slash < 0:
+			slash = i
+		case s[i] == '*' || !tcharSet[s[i]]:
+			return false
+		}
+	}
+	return slash > 0 && slash < len(s)-1
 }
 
 // acceptWant is one media type asked of the Accept list, and the most
@@ -102,6 +147,9 @@ func (r *Request) scanAccept(wants []acceptWant) {
 // quoted-string), since JSON is UTF-8 (RFC 8259 §8.1). A malformed value is
 // false (T-P01: 415).
 func ContentTypeIs(value []byte, mediaType string) bool {
+	if string(value) == mediaType && plainMediaType(mediaType) {
+		return true // what nearly every client sends, with nothing to parse
+	}
 	typ, sub, params, ok := parseMediaType(value)
 	if !ok {
 		return false

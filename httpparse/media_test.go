@@ -23,6 +23,14 @@ func TestAccepts(t *testing.T) {
 		{"T-P02/both types listed, SSE", []string{"application/json, text/event-stream"}, sseType, true},
 		{"T-P02/only JSON listed", []string{"application/json"}, sseType, false},
 		{"T-P02/same type, other subtype", []string{"text/plain"}, sseType, false},
+		{"T-P02/both types listed the other way round", []string{"text/event-stream, application/json"}, jsonType, true},
+		{"T-P02/both types listed without the space", []string{"application/json,text/event-stream"}, sseType, true},
+		{"H-53/the usual list, then a line that excludes SSE", []string{"application/json, text/event-stream", "text/event-stream;q=0"}, sseType, false},
+		{"H-53/a line that excludes JSON, then the usual list", []string{"application/json;q=0", "application/json, text/event-stream"}, jsonType, false},
+		{"H-53/the usual list with a weight on the second", []string{"application/json, text/event-stream;q=0"}, sseType, false},
+		{"H-53/the usual list with a third element that excludes", []string{"application/json, text/event-stream, application/json;q=0"}, jsonType, false},
+		{"H-53/the usual two types with spaces and no comma", []string{"application/json  text/event-stream"}, jsonType, false},
+		{"H-53/the usual list with a space too many", []string{"application/json,  text/event-stream"}, sseType, true},
 		{"T-P02/types on separate lines form one list", []string{"application/json", "text/event-stream"}, sseType, true},
 		{"H-53/*/* admits any type", []string{"*/*"}, sseType, true},
 		{"H-53/type/* admits its subtypes", []string{"application/*"}, jsonType, true},
@@ -147,6 +155,11 @@ func TestContentTypeIs(t *testing.T) {
 			t.Error("got true, want false")
 		}
 	})
+	t.Run("T-P01/a value equal to a malformed mediaType argument", func(t *testing.T) {
+		if ContentTypeIs([]byte("application"), "application") {
+			t.Error("got true, want false")
+		}
+	})
 }
 
 func TestParseQvalue(t *testing.T) {
@@ -190,4 +203,44 @@ func FuzzAccepts(f *testing.F) {
 			t.Fatalf("AcceptsBoth(%q, %q) = %v, %v; Accepts gives %v, %v", b, a, gotB, gotA, wantB, wantA)
 		}
 	})
+}
+
+// TestPlainMediaType: AcceptsBoth and ContentTypeIs skip parsing only for
+// a type/subtype pair of tokens, no wildcard, no parameters.
+func TestPlainMediaType(t *testing.T) {
+	for s, want := range map[string]bool{
+		"application/json": true, "text/event-stream": true, "a/b": true,
+		"": false, "/": false, "a/": false, "/b": false, "a": false, "a/b/c": false,
+		"*/*": false, "text/*": false, "a/b;c=d": false, "a /b": false, "a/b ": false,
+	} {
+		if got := plainMediaType(s); got != want {
+			t.Errorf("plainMediaType(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// TestAcceptsBothOtherTypes: the one-pass form gives Accepts' answers for
+// types that are not plain too, even when the Accept line lists them
+// literally, as "a, b".
+func TestAcceptsBothOtherTypes(t *testing.T) {
+	for _, c := range []struct {
+		name, a, b   string
+		wantA, wantB bool
+	}{
+		{"H-53/a type listed with q=0 is excluded", "text/plain;q=0", jsonType, false, true},
+		{"H-53/a second type listed with q=0 is excluded", jsonType, "text/plain;q=0", true, false},
+		{"H-53/a malformed type admits nothing", "application", sseType, false, true},
+		{"H-53/a wildcard admits itself", "*/*", sseType, true, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var req Request
+			raw := "GET / HTTP/1.1\r\nHost: a\r\nAccept: " + c.a + ", " + c.b + "\r\n\r\n"
+			if _, err := Parse([]byte(raw), 0, DefaultLimits(), &req); err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if gotA, gotB := req.AcceptsBoth(c.a, c.b); gotA != c.wantA || gotB != c.wantB {
+				t.Errorf("AcceptsBoth(%q, %q) = %v, %v, want %v, %v", c.a, c.b, gotA, gotB, c.wantA, c.wantB)
+			}
+		})
+	}
 }

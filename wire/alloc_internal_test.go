@@ -244,3 +244,28 @@ func BenchmarkRequestStack(b *testing.B) {
 	}
 	b.ReportMetric(float64(perGoroutine), "stack-B/goroutine")
 }
+
+// BenchmarkRequestWork is the server's work per request on a warm
+// keep-alive connection, everything between the read's bytes and the
+// answer's write (the connection's loop, parse, checks, strict JSON,
+// policy, session, MCP, the answer), with no socket: the part of a
+// request's CPU that is rawmcp's own, beside which BenchmarkE2E's echo
+// floor holds only the socket.
+func BenchmarkRequestWork(b *testing.B) {
+	for _, c := range []struct{ name, body string }{
+		{"ping", `{"jsonrpc":"2.0","id":123456,"method":"ping"}`},
+		{"resources/list", `{"jsonrpc":"2.0","id":"req-654321","method":"resources/list"}`},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			r := newAllocRig(b)
+			raw := allocPost(r.session(b), c.body)
+			r.serve(raw)
+			b.ReportAllocs()
+			for b.Loop() {
+				if line := r.serve(raw); string(line) != "HTTP/1.1 200 OK" {
+					b.Fatalf("answer %q", r.nc.written)
+				}
+			}
+		})
+	}
+}

@@ -269,14 +269,25 @@ func parseID(raw []byte) (ID, bool) {
 // isInt64Token reports whether a checked JSON value is an integer token within int64:
 // digits with an optional minus, no fraction or exponent.
 func isInt64Token(raw []byte) bool {
+	digits := 0
 	for k, b := range raw {
 		if !isDigit(b) && (b != '-' || k > 0) {
 			return false
 		}
+		if isDigit(b) {
+			digits++
+		}
+	}
+	if digits > 0 && digits <= maxSafeInt64Digits {
+		return true // every integer of this many digits fits, as most ids do
 	}
 	_, err := strconv.ParseInt(string(raw), 10, 64)
 	return err == nil
 }
+
+// maxSafeInt64Digits is the most decimal digits that always fit an int64
+// (whose largest value, 9223372036854775807, has 19).
+const maxSafeInt64Digits = 18
 
 // isErrorObject checks the JSON-RPC 2.0 §5.1 error object: an integer "code" and a string
 // "message" (T-63); "data" and other members are the peer's business.

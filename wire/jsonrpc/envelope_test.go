@@ -50,6 +50,10 @@ var decodeCases = []decodeCase{
 		want: Message{Kind: KindRequest, ID: IntID(9223372036854775807), Method: "m"}},
 	{name: "T-61/smallest int64 id", input: `{"jsonrpc":"2.0","id":-9223372036854775808,"method":"m"}`,
 		want: Message{Kind: KindRequest, ID: IntID(-9223372036854775808), Method: "m"}},
+	{name: "T-61/an 18-digit id", input: `{"jsonrpc":"2.0","id":999999999999999999,"method":"m"}`,
+		want: Message{Kind: KindRequest, ID: IntID(999999999999999999), Method: "m"}},
+	{name: "T-61/a 20-digit id beyond int64", input: `{"jsonrpc":"2.0","id":10000000000000000000,"method":"m"}`,
+		wantErr: ErrBadID.at(22)},
 	{name: "T-61/big integer id beyond int64", input: `{"jsonrpc":"2.0","id":9223372036854775808,"method":"m"}`,
 		wantErr: ErrBadID.at(22)},
 	{name: "T-61/integer id below int64", input: `{"jsonrpc":"2.0","id":-9223372036854775809,"method":"m"}`,
@@ -236,5 +240,20 @@ func TestErrorReasons(t *testing.T) {
 	}
 	if !located.Is(ErrSyntax) || located.Is(ErrBOM) || located.Is(&Error{Code: CodeInvalidRequest, Message: ErrSyntax.Message}) {
 		t.Error("Is must match on code and message, whatever the offset")
+	}
+}
+
+// TestIsInt64Token: an integer id fits int64 (T-61), decided without
+// strconv for the ids of at most 18 digits that always fit.
+func TestIsInt64Token(t *testing.T) {
+	for raw, want := range map[string]bool{
+		"0": true, "-0": true, "999999999999999999": true, "-999999999999999999": true,
+		"9223372036854775807": true, "-9223372036854775808": true,
+		"9223372036854775808": false, "-9223372036854775809": false, "10000000000000000000": false,
+		"-": false, "1-": false, "1.5": false, "1e3": false, `"1"`: false,
+	} {
+		if got := isInt64Token([]byte(raw)); got != want {
+			t.Errorf("isInt64Token(%q) = %v, want %v", raw, got, want)
+		}
 	}
 }
