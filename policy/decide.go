@@ -315,9 +315,13 @@ const (
 )
 
 // scopesBeyondConnect lists the operations that need more than ScopeConnect.
-// The table in doc.go is the same data, for readers.
-var scopesBeyondConnect = map[string][]string{
-	"resources/list": {ScopeConnect, ScopeResourcesRead},
+// The table in doc.go is the same data, for readers. A list, not a map: it
+// is looked up on every request and holds one entry.
+var scopesBeyondConnect = []struct {
+	op     string
+	scopes []string
+}{
+	{"resources/list", []string{ScopeConnect, ScopeResourcesRead}},
 }
 
 // connectOnly is what every operation not in scopesBeyondConnect needs.
@@ -329,8 +333,10 @@ var connectOnly = []string{ScopeConnect}
 // the MCP layer refuses it later), or "GET" / "DELETE" for the notification
 // stream and the session end. The slice is shared: callers only read it.
 func requiredScopes(op string) []string {
-	if scopes, ok := scopesBeyondConnect[op]; ok {
-		return scopes
+	for _, e := range scopesBeyondConnect {
+		if e.op == op {
+			return e.scopes
+		}
 	}
 	return connectOnly
 }

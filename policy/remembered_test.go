@@ -151,8 +151,8 @@ func TestScopeSetOf(t *testing.T) {
 // operation needs must have its bit.
 func TestRequiredScopesAreKnown(t *testing.T) {
 	ops := []string{"ping", "GET", "DELETE"}
-	for op := range scopesBeyondConnect {
-		ops = append(ops, op)
+	for _, e := range scopesBeyondConnect {
+		ops = append(ops, e.op)
 	}
 	for _, op := range ops {
 		for _, s := range requiredScopes(op) {

@@ -76,28 +76,40 @@ func (in Input) String() string {
 // next phase, read top to bottom like h11's EVENT_TRIGGERED_TRANSITIONS.
 // An input missing from a phase's row is illegal in that phase
 // (ErrLifecycle, answered 400). PhaseClosed has no row: a closed session is
-// gone, and every input on it fails with ErrNotFound (404).
-var lifecycle = map[Phase]map[Input]Phase{
+// gone, and every input on it fails with ErrNotFound (404). An array, not
+// a map: every request looks a cell up, and indexing costs nothing.
+var lifecycle = [PhaseClosed][inputCount]edge{
 	PhaseInitializing: {
-		InputInitialized: PhaseOperating,
+		InputInitialized: to(PhaseOperating),
 		// Lifecycle §1.1 allows pings before initialized.
-		InputPing: PhaseInitializing,
+		InputPing: to(PhaseInitializing),
 		// The official Go SDK opens its GET stream before it sends
 		// notifications/initialized; refusing that would break it.
-		InputPoll:   PhaseInitializing,
-		InputDelete: PhaseClosed,
+		InputPoll:   to(PhaseInitializing),
+		InputDelete: to(PhaseClosed),
 		// Illegal: InputRequest (requests wait for initialized, T-55),
 		// InputInitialize (a second initialize, T-P06).
 	},
 	PhaseOperating: {
-		InputPing:    PhaseOperating,
-		InputRequest: PhaseOperating,
-		InputPoll:    PhaseOperating,
-		InputDelete:  PhaseClosed,
+		InputPing:    to(PhaseOperating),
+		InputRequest: to(PhaseOperating),
+		InputPoll:    to(PhaseOperating),
+		InputDelete:  to(PhaseClosed),
 		// Illegal: InputInitialized (the handshake happens once),
 		// InputInitialize (a second initialize, T-P06).
 	},
 }
+
+// inputCount is the number of inputs, the width of a lifecycle row.
+const inputCount = int(InputDelete) + 1
+
+// edge is one cell of the lifecycle table: the zero edge is illegal.
+type edge struct {
+	next  Phase
+	legal bool
+}
+
+func to(next Phase) edge { return edge{next: next, legal: true} }
 
 // Allows reports whether a session in phase may take in, without moving it
 // (nil, ErrLifecycle or, for a closed session, ErrNotFound). The server asks
@@ -115,9 +127,8 @@ func transition(from Phase, in Input) (Phase, error) {
 	if from == PhaseClosed {
 		return PhaseClosed, ErrNotFound
 	}
-	to, legal := lifecycle[from][in]
-	if !legal {
+	if int(from) >= len(lifecycle) || int(in) >= inputCount || !lifecycle[from][in].legal {
 		return from, ErrLifecycle
 	}
-	return to, nil
+	return lifecycle[from][in].next, nil
 }

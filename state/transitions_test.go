@@ -79,10 +79,13 @@ func TestTransition(t *testing.T) {
 // where the spec says.
 func TestTransitionTableListsOnlyLegalCells(t *testing.T) {
 	for from, row := range lifecycle {
-		for in, to := range row {
-			tc, ok := lifecycleSpec[cell{from, in}]
-			if !ok || tc.want.err != nil || tc.want.to != to {
-				t.Errorf("table lists %v + %v → %v; spec wants %+v", from, in, to, tc.want)
+		for in, e := range row {
+			if !e.legal {
+				continue
+			}
+			tc, ok := lifecycleSpec[cell{Phase(from), Input(in)}]
+			if !ok || tc.want.err != nil || tc.want.to != e.next {
+				t.Errorf("table lists %v + %v → %v; spec wants %+v", Phase(from), Input(in), e.next, tc.want)
 			}
 		}
 	}
@@ -199,6 +202,16 @@ func TestUnknownInputIsRefused(t *testing.T) {
 	for _, from := range []Phase{PhaseInitializing, PhaseOperating} {
 		if to, err := transition(from, Input(6)); to != from || !errors.Is(err, ErrLifecycle) {
 			t.Errorf("transition(%v, Input(6)) = (%v, %v), want (%v, ErrLifecycle)", from, to, err, from)
+		}
+	}
+}
+
+// TestTransitionOutsideTheTable: a phase or input the table has no cell
+// for is illegal, never a panic.
+func TestTransitionOutsideTheTable(t *testing.T) {
+	for _, c := range []cell{{Phase(9), InputPing}, {PhaseOperating, Input(9)}, {PhaseInitializing, InputDelete + 1}} {
+		if to, err := transition(c.from, c.in); to != c.from || !errors.Is(err, ErrLifecycle) {
+			t.Errorf("transition(%v, %v) = (%v, %v), want (%v, ErrLifecycle)", c.from, c.in, to, err, c.from)
 		}
 	}
 }
