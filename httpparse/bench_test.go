@@ -106,10 +106,11 @@ func BenchmarkAccepts(b *testing.B) {
 	if _, err := Parse([]byte(typicalPostHead), 0, DefaultLimits(), &req); err != nil {
 		b.Fatal(err)
 	}
+	json, sse := media("application/json"), media("text/event-stream")
 	b.Run("Accepts_twice", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if !req.Accepts("application/json") || !req.Accepts("text/event-stream") {
+			if !req.Accepts(json) || !req.Accepts(sse) {
 				b.Fatal("not acceptable")
 			}
 		}
@@ -117,7 +118,7 @@ func BenchmarkAccepts(b *testing.B) {
 	b.Run("AcceptsBoth", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if okJSON, okSSE := req.AcceptsBoth("application/json", "text/event-stream"); !okJSON || !okSSE {
+			if okJSON, okSSE := req.AcceptsBoth(json, sse); !okJSON || !okSSE {
 				b.Fatal("not acceptable")
 			}
 		}

@@ -20,31 +20,49 @@ package httpparse
 
 import "bytes"
 
+// MediaType is a media type parsed once: the server asks the same few
+// of every request (Accepts, AcceptsBoth, ContentTypeIs), and parsing its
+// own constants per request would cost more than the checks.
+type MediaType struct {
+	text             string
+	typ, sub, params []byte
+	valid            bool // type "/" subtype with well-formed parameters
+	plain            bool // token "/" token: no wildcard, no parameters
+}
+
+// NewMediaType parses s, a "type/subtype" with optional parameters. A
+// malformed s is kept as one that no request admits or names.
+func NewMediaType(s string) MediaType {
+	m := MediaType{text: s, plain: plainMediaType(s)}
+	m.typ, m.sub, m.params, m.valid = parseMediaType([]byte(s))
+	return m
+}
+
 // Accepts reports whether the request's Accept lines, taken together as
-// one list (RFC 9110 §5.3), admit mediaType, a "type/subtype" with
-// optional parameters. The most specific matching range decides
-// (RFC 9110 §12.5.1): type/subtype with more parameters over fewer, then
-// type/*, then */*; a range with parameters matches only a mediaType that
-// carries the same ones. Between equally specific ranges the lower weight
-// wins, so a q=0 is never outvoted by a repetition. q=0 excludes (H-53).
-// An element that does not parse admits nothing and the rest still count.
+// one list (RFC 9110 §5.3), admit m. The most specific matching range
+// decides (RFC 9110 §12.5.1): type/subtype with more parameters over
+// fewer, then type/*, then */*; a range with parameters matches only a
+// media type that carries the same ones. Between equally specific ranges
+// the lower weight wins, so a q=0 is never outvoted by a repetition. q=0
+// excludes (H-53). An element that does not parse admits nothing and the
+// rest still count.
 //
 // A request without Accept admits nothing: RFC 9110 reads it as "anything
 // goes", but the profile requires clients to list the types they take and
-// answers 406 (T-P02). A malformed mediaType admits nothing either.
-func (r *Request) Accepts(mediaType string) bool {
-	w := [1]acceptWant{newAcceptWant(mediaType)}
+// answers 406 (T-P02). A malformed m is admitted by nothing either.
+func (r *Request) Accepts(m *MediaType) bool {
+	w := [1]acceptWant{{m: m}}
 	r.scanAccept(w[:])
 	return w[0].admitted()
 }
 
 // AcceptsBoth is Accepts for two media types at once, in one pass over the
 // Accept lines: the answer for each is what Accepts gives for it alone.
-func (r *Request) AcceptsBoth(a, b string) (okA, okB bool) {
+func (r *Request) AcceptsBoth(a, b *MediaType) (okA, okB bool) {
 	if r.acceptsBothLiterally(a, b) {
 		return true, true
 	}
-	w := [2]acceptWant{newAcceptWant(a), newAcceptWant(b)}
+	w := [2]acceptWant{{m: a}, {m: b}}
 	r.scanAccept(w[:])
 	return w[0].admitted(), w[1].admitted()
 }
@@ -54,7 +72,10 @@ func (r *Request) AcceptsBoth(a, b string) (okA, okB bool) {
 // plain type/subtype pairs and no parameters. Such a list admits both at
 // weight 1 whatever else the rules say, so the ranges need no parsing; any
 // other list, and any other spelling of this one, takes the full scan.
-func (r *Request) acceptsBothLiterally(a, b string) bool {
+func (r *Request) acceptsBothLiterally(a, b *MediaType) bool {
+	if !a.plain || !b.plain {
+		return false
+	}
 	var value []byte
 	for _, f := range r.Fields {
 		if equalFold(f.Name, "accept") {
@@ -64,8 +85,7 @@ func (r *Request) acceptsBothLiterally(a, b string) bool {
 			value = f.Value
 		}
 	}
-	return plainMediaType(a) && plainMediaType(b) &&
-		(isPair(value, a, b) || isPair(value, b, a))
+	return isPair(value, a.text, b.text) || isPair(value, b.text, a.text)
 }
 
 // isPair reports whether v is exactly first, ", ", second.
@@ -94,21 +114,15 @@ func plainMediaType(s string) bool {
 // acceptWant is one media type asked of the Accept list, and the most
 // specific range seen for it so far.
 type acceptWant struct {
-	typ, sub, params []byte
-	valid, found     bool
-	best             rangeRank
-	bestQ            int
-}
-
-func newAcceptWant(mediaType string) acceptWant {
-	var w acceptWant
-	w.typ, w.sub, w.params, w.valid = parseMediaType([]byte(mediaType))
-	return w
+	m     *MediaType
+	found bool
+	best  rangeRank
+	bestQ int
 }
 
 // consider lets one parsed range vote for w.
 func (w *acceptWant) consider(rg *acceptRange) {
-	if !w.valid || !rg.matches(w.typ, w.sub) || !rg.paramsIn(w.params) {
+	if !w.m.valid || !rg.matches(w.m.typ, w.m.sub) || !rg.paramsIn(w.m.params) {
 		return
 	}
 	switch {
@@ -141,21 +155,17 @@ func (r *Request) scanAccept(wants []acceptWant) {
 	}
 }
 
-// ContentTypeIs reports whether a Content-Type value names mediaType
-// ("type/subtype", compared case-insensitively). Parameters may follow; a
-// charset parameter, if present, must be utf-8 (case-insensitive, token or
-// quoted-string), since JSON is UTF-8 (RFC 8259 §8.1). A malformed value is
-// false (T-P01: 415).
-func ContentTypeIs(value []byte, mediaType string) bool {
-	if string(value) == mediaType && plainMediaType(mediaType) {
+// ContentTypeIs reports whether a Content-Type value names m ("type/subtype",
+// compared case-insensitively; m's parameters are not asked for).
+// Parameters may follow; a charset parameter, if present, must be utf-8
+// (case-insensitive, token or quoted-string), since JSON is UTF-8 (RFC 8259
+// §8.1). A malformed value, or a malformed m, is false (T-P01: 415).
+func ContentTypeIs(value []byte, m *MediaType) bool {
+	if m.plain && string(value) == m.text {
 		return true // what nearly every client sends, with nothing to parse
 	}
 	typ, sub, params, ok := parseMediaType(value)
-	if !ok {
-		return false
-	}
-	wantType, wantSub, _, ok := parseMediaType([]byte(mediaType))
-	if !ok || !equalFold(typ, wantType) || !equalFold(sub, wantSub) {
+	if !ok || !equalFold(typ, m.typ) || !equalFold(sub, m.sub) { // a malformed m has no type
 		return false
 	}
 	for i := 0; ; {

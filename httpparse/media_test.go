@@ -86,7 +86,7 @@ func TestAccepts(t *testing.T) {
 			if _, err := Parse([]byte(raw+"\r\n"), 0, DefaultLimits(), &req); err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
-			if got := req.Accepts(c.mediaType); got != c.want {
+			if got := req.Accepts(media(c.mediaType)); got != c.want {
 				t.Errorf("Accepts(%q) with Accept %q = %v, want %v", c.mediaType, c.accept, got, c.want)
 			}
 			// The same answer from the one-pass form, in either position,
@@ -95,14 +95,14 @@ func TestAccepts(t *testing.T) {
 			if c.mediaType == jsonType {
 				other = sseType
 			}
-			wantOther := req.Accepts(other)
-			if gotA, gotB := req.AcceptsBoth(c.mediaType, other); gotA != c.want || gotB != wantOther {
+			wantOther := req.Accepts(media(other))
+			if gotA, gotB := req.AcceptsBoth(media(c.mediaType), media(other)); gotA != c.want || gotB != wantOther {
 				t.Errorf("AcceptsBoth(%q, %q) with Accept %q = %v, %v, want %v, %v", c.mediaType, other, c.accept, gotA, gotB, c.want, wantOther)
 			}
-			if gotA, gotB := req.AcceptsBoth(other, c.mediaType); gotA != wantOther || gotB != c.want {
+			if gotA, gotB := req.AcceptsBoth(media(other), media(c.mediaType)); gotA != wantOther || gotB != c.want {
 				t.Errorf("AcceptsBoth(%q, %q) with Accept %q = %v, %v, want %v, %v", other, c.mediaType, c.accept, gotA, gotB, wantOther, c.want)
 			}
-			if gotA, gotB := req.AcceptsBoth(c.mediaType, c.mediaType); gotA != c.want || gotB != c.want {
+			if gotA, gotB := req.AcceptsBoth(media(c.mediaType), media(c.mediaType)); gotA != c.want || gotB != c.want {
 				t.Errorf("AcceptsBoth(%q, %q) with Accept %q = %v, %v, want %v twice", c.mediaType, c.mediaType, c.accept, gotA, gotB, c.want)
 			}
 		})
@@ -145,18 +145,18 @@ func TestContentTypeIs(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if got := ContentTypeIs([]byte(c.value), jsonType); got != c.want {
+			if got := ContentTypeIs([]byte(c.value), media(jsonType)); got != c.want {
 				t.Errorf("ContentTypeIs(%q, %q) = %v, want %v", c.value, jsonType, got, c.want)
 			}
 		})
 	}
 	t.Run("T-P01/malformed mediaType argument", func(t *testing.T) {
-		if ContentTypeIs([]byte("application/json"), "application json") {
+		if ContentTypeIs([]byte("application/json"), media("application json")) {
 			t.Error("got true, want false")
 		}
 	})
 	t.Run("T-P01/a value equal to a malformed mediaType argument", func(t *testing.T) {
-		if ContentTypeIs([]byte("application"), "application") {
+		if ContentTypeIs([]byte("application"), media("application")) {
 			t.Error("got true, want false")
 		}
 	})
@@ -195,11 +195,11 @@ func FuzzAccepts(f *testing.F) {
 		if _, err := Parse([]byte(raw), 0, DefaultLimits(), &req); err != nil {
 			return // lines the parser refuses never reach Accepts
 		}
-		wantA, wantB := req.Accepts(a), req.Accepts(b)
-		if gotA, gotB := req.AcceptsBoth(a, b); gotA != wantA || gotB != wantB {
+		wantA, wantB := req.Accepts(media(a)), req.Accepts(media(b))
+		if gotA, gotB := req.AcceptsBoth(media(a), media(b)); gotA != wantA || gotB != wantB {
 			t.Fatalf("AcceptsBoth(%q, %q) = %v, %v; Accepts gives %v, %v", a, b, gotA, gotB, wantA, wantB)
 		}
-		if gotB, gotA := req.AcceptsBoth(b, a); gotA != wantA || gotB != wantB {
+		if gotB, gotA := req.AcceptsBoth(media(b), media(a)); gotA != wantA || gotB != wantB {
 			t.Fatalf("AcceptsBoth(%q, %q) = %v, %v; Accepts gives %v, %v", b, a, gotB, gotA, wantB, wantA)
 		}
 	})
@@ -238,9 +238,15 @@ func TestAcceptsBothOtherTypes(t *testing.T) {
 			if _, err := Parse([]byte(raw), 0, DefaultLimits(), &req); err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
-			if gotA, gotB := req.AcceptsBoth(c.a, c.b); gotA != c.wantA || gotB != c.wantB {
+			if gotA, gotB := req.AcceptsBoth(media(c.a), media(c.b)); gotA != c.wantA || gotB != c.wantB {
 				t.Errorf("AcceptsBoth(%q, %q) = %v, %v, want %v, %v", c.a, c.b, gotA, gotB, c.wantA, c.wantB)
 			}
 		})
 	}
+}
+
+// media is NewMediaType for a test's literal.
+func media(s string) *MediaType {
+	m := NewMediaType(s)
+	return &m
 }

@@ -666,14 +666,15 @@ func TestParseAllocs(t *testing.T) {
 	raw := []byte(typicalPostHead)
 	lim := DefaultLimits()
 	var req Request
+	json, sse := media("application/json"), media("text/event-stream")
 	allocs := testing.AllocsPerRun(100, func() {
 		if _, err := Parse(raw, 0, lim, &req); err != nil {
 			t.Fatal(err)
 		}
-		if okJSON, okSSE := req.AcceptsBoth("application/json", "text/event-stream"); !okJSON || !okSSE {
+		if okJSON, okSSE := req.AcceptsBoth(json, sse); !okJSON || !okSSE {
 			t.Fatal("typical POST does not accept both types")
 		}
-		if !req.Accepts("application/json") || !ContentTypeIs(req.Fields[4].Value, "application/json") {
+		if !req.Accepts(json) || !ContentTypeIs(req.Fields[4].Value, json) {
 			t.Fatal("typical POST not acceptable")
 		}
 	})

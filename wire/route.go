@@ -26,6 +26,13 @@ const (
 	contentTypeSSE  = "text/event-stream"
 )
 
+// mediaJSON and mediaSSE are the two media types every request is
+// checked against, parsed once.
+var (
+	mediaJSON = httpparse.NewMediaType(contentTypeJSON)
+	mediaSSE  = httpparse.NewMediaType(contentTypeSSE)
+)
+
 // router is what the receive order decides with: the policy, the session
 // table, the MCP handler and the retry a GET stream announces. It does no
 // I/O (h11's lesson, as httpparse does for the bytes): conn hands it a
@@ -183,11 +190,11 @@ func (r *router) decideHead(req *httpparse.Request, h *headDecision) {
 		// 6. Accept, then Content-Type, before the body is read: a request
 		// refused for its media types costs no 16 KiB read. Accept first:
 		// whether the client can read any answer comes before what it sent.
-		if okJSON, okSSE := req.AcceptsBoth(contentTypeJSON, contentTypeSSE); !okJSON || !okSSE {
+		if okJSON, okSSE := req.AcceptsBoth(&mediaJSON, &mediaSSE); !okJSON || !okSSE {
 			h.answer = refuse(406, rule.AcceptBothTypes)
 			return
 		}
-		if ct, ok := req.Get(httpparse.SingletonContentType); !ok || !httpparse.ContentTypeIs(ct, contentTypeJSON) {
+		if ct, ok := req.Get(httpparse.SingletonContentType); !ok || !httpparse.ContentTypeIs(ct, &mediaJSON) {
 			h.answer = refuse(415, rule.ContentTypeJSON, header{"Accept", contentTypeJSON})
 			return
 		}
@@ -199,7 +206,7 @@ func (r *router) decideHead(req *httpparse.Request, h *headDecision) {
 		}
 	case targetGET:
 		// 6. Accept, before the body is read (as for POST).
-		if !req.Accepts(contentTypeSSE) {
+		if !req.Accepts(&mediaSSE) {
 			h.answer = refuse(406, rule.AcceptBothTypes)
 			return
 		}
