@@ -144,8 +144,13 @@ func (env *envelope) slot(data []byte, name nameSpan) *span {
 //     else ErrBadResponse; "params" alone or nothing at all is ErrBadMethod.
 //
 // Errors from CheckStrict carry CodeParseError, the others CodeInvalidRequest.
+//
+// The members are the ones the strict check met on its way through the object, so the
+// object is read once.
 func Decode(data []byte) (Message, error) {
-	if err := CheckStrict(data, MaxDepth); err != nil {
+	sc := takeScratch()
+	defer sc.release()
+	if err := sc.checkStrict(data, MaxDepth); err != nil {
 		return Message{}, err
 	}
 	start := skipWhitespace(data, 0)
@@ -157,12 +162,7 @@ func Decode(data []byte) (Message, error) {
 		return Message{}, ErrNotObject.at(start)
 	}
 	var env envelope
-	members := memberIterator{data: data, i: start + 1}
-	for {
-		member, ok := members.next()
-		if !ok {
-			break
-		}
+	for _, member := range sc.top[:sc.ntop] {
 		slot := env.slot(data, member.name)
 		if slot == nil {
 			return Message{}, ErrUnknownMember.at(member.name.start - 1)

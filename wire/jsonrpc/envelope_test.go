@@ -96,6 +96,8 @@ var decodeCases = []decodeCase{
 	{name: "T-10/string body", input: `"ping"`, wantErr: ErrNotObject.at(0)},
 	{name: "T-10/number body", input: `1`, wantErr: ErrNotObject.at(0)},
 	{name: "T-60/unknown member", input: `{"jsonrpc":"2.0","id":1,"method":"m","extra":1}`, wantErr: ErrUnknownMember.at(37)},
+	{name: "T-60/an unknown member after all six known ones", input: `{"jsonrpc":"2.0","id":1,"method":"m","params":{},"result":{},"error":{},"extra":1}`,
+		wantErr: ErrUnknownMember.at(72)},
 	{name: `T-60/"Method" alone is an unknown member`, input: `{"jsonrpc":"2.0","id":1,"Method":"m"}`, wantErr: ErrUnknownMember.at(24)},
 	{name: "T-60/method must be a string", input: `{"jsonrpc":"2.0","id":1,"method":1}`, wantErr: ErrBadMethod.at(33)},
 	{name: "T-60/id alone is no message", input: `{"jsonrpc":"2.0","id":1}`, wantErr: ErrBadMethod.at(0)},

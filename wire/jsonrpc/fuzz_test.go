@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -17,6 +19,8 @@ import (
 //     decodes into an any (the profile only ever narrows RFC 8259);
 //   - Decode fails with CheckStrict's error when CheckStrict fails, and otherwise with an
 //     Invalid Request reason or not at all;
+//   - Decode, which reads the members the strict check recorded, answers exactly as
+//     walking the object a second time does (decodeByWalking);
 //   - a decoded request, notification or result written back with the writers is one
 //     compact line that decodes to the same message (raw JSON compared compacted).
 //
@@ -45,6 +49,9 @@ func FuzzStrictJSON(f *testing.F) {
 		}
 
 		msg, err := Decode(data)
+		if ref, refErr := decodeByWalking(data); !reflect.DeepEqual(msg, ref) || fmt.Sprint(err) != fmt.Sprint(refErr) {
+			t.Fatalf("Decode = %+v, %v; walking the object again gives %+v, %v", msg, err, ref, refErr)
+		}
 		if checkErr != nil {
 			if !errors.Is(err, checkErr) {
 				t.Fatalf("Decode error %v, CheckStrict error %v", err, checkErr)
@@ -118,4 +125,35 @@ func compactOrNil(raw []byte) []byte {
 		return nil
 	}
 	return appendCompact(nil, raw)
+}
+
+// decodeByWalking is Decode as it was before the strict check recorded the top-level
+// members: the object walked a second time with memberIterator. FuzzStrictJSON holds
+// Decode to it, so the recording loses, moves or misplaces no member.
+func decodeByWalking(data []byte) (Message, error) {
+	if err := CheckStrict(data, MaxDepth); err != nil {
+		return Message{}, err
+	}
+	start := skipWhitespace(data, 0)
+	switch data[start] {
+	case '{':
+	case '[':
+		return Message{}, ErrBatch.at(start)
+	default:
+		return Message{}, ErrNotObject.at(start)
+	}
+	var env envelope
+	members := memberIterator{data: data, i: start + 1}
+	for {
+		member, ok := members.next()
+		if !ok {
+			break
+		}
+		slot := env.slot(data, member.name)
+		if slot == nil {
+			return Message{}, ErrUnknownMember.at(member.name.start - 1)
+		}
+		*slot = member.value
+	}
+	return env.message(data, start)
 }

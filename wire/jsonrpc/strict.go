@@ -34,6 +34,14 @@ const utf8BOM = "\xef\xbb\xbf"
 // The check is iterative: a stack of at most maxDepth frames replaces recursion, so hostile
 // nesting costs one frame per level and fails at level maxDepth+1.
 func CheckStrict(data []byte, maxDepth int) error {
+	sc := takeScratch()
+	err := sc.checkStrict(data, maxDepth)
+	sc.release()
+	return err
+}
+
+// checkStrict is CheckStrict with sc's stack and name table.
+func (sc *grammarScratch) checkStrict(data []byte, maxDepth int) error {
 	if len(data) >= len(utf8BOM) && string(data[:len(utf8BOM)]) == utf8BOM {
 		return ErrBOM.at(0)
 	}
@@ -42,7 +50,7 @@ func CheckStrict(data []byte, maxDepth int) error {
 	if !utf8.Valid(data) {
 		return ErrInvalidUTF8.at(firstInvalidUTF8(data))
 	}
-	return checkGrammar(data, maxDepth)
+	return sc.check(data, maxDepth)
 }
 
 // firstInvalidUTF8 returns the offset of the first byte that does not start a valid UTF-8
@@ -64,30 +72,37 @@ type container struct {
 	names    memberNames // the member names seen so far, objects only
 }
 
-// grammarScratch is checkGrammar's nesting stack and name table, 2.6 KiB. Held in the
-// frame, they made checkGrammar the deepest frame of a request's path and grew every
-// connection's goroutine stack to 8 KiB; pooled, the frame is small and an idle
-// connection's stack stays at 4 KiB.
+// grammarScratch is the grammar's nesting stack and name table, 2.6 KiB, and the members
+// of a top-level object as the grammar met them, which Decode reads instead of walking
+// the object a second time. Held in the frame, the stack and table made the grammar the
+// deepest frame of a request's path and grew every connection's goroutine stack to 8 KiB;
+// pooled, the frame is small and an idle connection's stack stays at 4 KiB.
 type grammarScratch struct {
 	stack [MaxDepth]container
 	names nameTable
+	top   [topMembers]member
+	ntop  int
 }
+
+// topMembers is how many members of a top-level object the grammar records: one more
+// than the six names an envelope may have. Names are unique (T-P13), so an object with
+// more members has an unknown one among its first seven, where Decode stops.
+const topMembers = 7
 
 var grammarScratches = sync.Pool{New: func() any { return new(grammarScratch) }}
 
-// checkGrammar runs the grammar with a pooled scratch. Only a scratch whose name table
-// kept nothing on the heap goes back: one that grew (an object of more than
-// pairwiseNameLimit names, more than inlineNames open names) is left to the collector, so
-// the pool never holds what one large body grew, and a reused name table needs only its
-// count reset (the stack's entries are written before they are read).
-func checkGrammar(data []byte, maxDepth int) error {
-	sc := grammarScratches.Get().(*grammarScratch)
-	err := sc.check(data, maxDepth)
+func takeScratch() *grammarScratch { return grammarScratches.Get().(*grammarScratch) }
+
+// release returns sc to the pool. Only a scratch whose name table kept nothing on the
+// heap goes back: one that grew (an object of more than pairwiseNameLimit names, more
+// than inlineNames open names) is left to the collector, so the pool never holds what
+// one large body grew, and a reused name table needs only its count reset (the stack's
+// entries are written before they are read).
+func (sc *grammarScratch) release() {
 	if sc.names.overflow == nil && sc.names.sets == nil {
 		sc.names.count = 0
 		grammarScratches.Put(sc)
 	}
-	return err
 }
 
 // check runs the RFC 8259 grammar over UTF-8-valid data as a state machine with two
@@ -96,6 +111,8 @@ func checkGrammar(data []byte, maxDepth int) error {
 func (sc *grammarScratch) check(data []byte, maxDepth int) error {
 	stack := sc.stack[:0]
 	names := &sc.names
+	sc.ntop = 0
+	recording := false // a top-level member's value is being read, its name recorded
 	i := skipWhitespace(data, 0)
 	for {
 		if i >= len(data) {
@@ -114,8 +131,12 @@ func (sc *grammarScratch) check(data []byte, maxDepth int) error {
 			}
 			stack = append(stack, container{isObject: b == '{', names: names.open()})
 			if b == '{' {
-				if i, err = checkMemberName(data, i, &stack[len(stack)-1].names, names, len(stack)); err != nil {
+				var name nameSpan
+				if i, name, err = checkMemberName(data, i, &stack[len(stack)-1].names, names, len(stack)); err != nil {
 					return err
+				}
+				if len(stack) == 1 {
+					recording = sc.record(name, i)
 				}
 			}
 			continue
@@ -136,6 +157,11 @@ func (sc *grammarScratch) check(data []byte, maxDepth int) error {
 
 		// A value ended before i.
 		for {
+			if recording && len(stack) == 1 {
+				sc.top[sc.ntop].value.end = i
+				sc.ntop++
+				recording = false
+			}
 			i = skipWhitespace(data, i)
 			if len(stack) == 0 {
 				if i != len(data) {
@@ -150,8 +176,12 @@ func (sc *grammarScratch) check(data []byte, maxDepth int) error {
 			if data[i] == ',' {
 				i = skipWhitespace(data, i+1)
 				if top.isObject {
-					if i, err = checkMemberName(data, i, &top.names, names, len(stack)); err != nil {
+					var name nameSpan
+					if i, name, err = checkMemberName(data, i, &top.names, names, len(stack)); err != nil {
 						return err
+					}
+					if len(stack) == 1 {
+						recording = sc.record(name, i)
 					}
 				}
 				break
@@ -167,6 +197,17 @@ func (sc *grammarScratch) check(data []byte, maxDepth int) error {
 	}
 }
 
+// record notes a member of the top-level object whose name the grammar just read, with
+// its value at valueStart, if it is one of the first topMembers; it reports whether it
+// did, so that the value's end is noted when the value ends.
+func (sc *grammarScratch) record(name nameSpan, valueStart int) bool {
+	if sc.ntop == topMembers {
+		return false
+	}
+	sc.top[sc.ntop] = member{name: name, value: span{start: valueStart}}
+	return true
+}
+
 func closingBracket(opening byte) byte {
 	if opening == '{' {
 		return '}'
@@ -176,20 +217,21 @@ func closingBracket(opening byte) byte {
 
 // checkMemberName scans `string ws ":" ws` at i, the start of a member of the object
 // whose names are object (depth levels deep), and returns the offset of its value.
-func checkMemberName(data []byte, i int, object *memberNames, names *nameTable, depth int) (int, error) {
+func checkMemberName(data []byte, i int, object *memberNames, names *nameTable, depth int) (int, nameSpan, error) {
 	if i >= len(data) || data[i] != '"' {
-		return 0, ErrSyntax.at(i)
+		return 0, nameSpan{}, ErrSyntax.at(i)
 	}
 	end, plain, err := scanString(data, i)
 	if err != nil {
-		return 0, err
+		return 0, nameSpan{}, err
 	}
-	if names.addIsDuplicate(data, object, depth, nameSpan{start: i + 1, end: end - 1, plain: plain}) {
-		return 0, ErrDuplicateKey.at(i)
+	name := nameSpan{start: i + 1, end: end - 1, plain: plain}
+	if names.addIsDuplicate(data, object, depth, name) {
+		return 0, nameSpan{}, ErrDuplicateKey.at(i)
 	}
 	i = skipWhitespace(data, end)
 	if i >= len(data) || data[i] != ':' {
-		return 0, ErrSyntax.at(i)
+		return 0, nameSpan{}, ErrSyntax.at(i)
 	}
-	return skipWhitespace(data, i+1), nil
+	return skipWhitespace(data, i+1), name, nil
 }
