@@ -75,10 +75,10 @@ func (in Input) String() string {
 // lifecycle is the whole MCP session lifecycle as data: phase → input →
 // next phase, read top to bottom like h11's EVENT_TRIGGERED_TRANSITIONS.
 // An input missing from a phase's row is illegal in that phase
-// (ErrLifecycle, answered 400). PhaseClosed has no row: a closed session is
-// gone, and every input on it fails with ErrNotFound (404). An array, not
+// (ErrLifecycle, answered 400). PhaseClosed's row is empty: a closed session
+// is gone, and every input on it fails with ErrNotFound (404). An array, not
 // a map: every request looks a cell up, and indexing costs nothing.
-var lifecycle = [PhaseClosed][inputCount]edge{
+var lifecycle = [PhaseClosed + 1][inputCount]edge{
 	PhaseInitializing: {
 		InputInitialized: to(PhaseOperating),
 		// Lifecycle §1.1 allows pings before initialized.

@@ -209,7 +209,7 @@ func TestUnknownInputIsRefused(t *testing.T) {
 // TestTransitionOutsideTheTable: a phase or input the table has no cell
 // for is illegal, never a panic.
 func TestTransitionOutsideTheTable(t *testing.T) {
-	for _, c := range []cell{{Phase(9), InputPing}, {PhaseOperating, Input(9)}, {PhaseInitializing, InputDelete + 1}} {
+	for _, c := range []cell{{PhaseClosed + 1, InputPing}, {Phase(9), InputPing}, {PhaseOperating, Input(9)}, {PhaseInitializing, InputDelete + 1}} {
 		if to, err := transition(c.from, c.in); to != c.from || !errors.Is(err, ErrLifecycle) {
 			t.Errorf("transition(%v, %v) = (%v, %v), want (%v, ErrLifecycle)", c.from, c.in, to, err, c.from)
 		}
