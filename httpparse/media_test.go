@@ -250,3 +250,28 @@ func media(s string) *MediaType {
 	m := NewMediaType(s)
 	return &m
 }
+
+// TestAcceptLineNames: an Accept line is one whatever the case of its
+// name (RFC 9110 §5.1), and only a field named Accept is one.
+func TestAcceptLineNames(t *testing.T) {
+	for _, c := range []struct {
+		name, head string
+		wantJSON   bool
+		wantSSE    bool
+	}{
+		{"H-54/lower-case name", "accept: application/json, text/event-stream\r\n", true, true},
+		{"H-54/upper-case name on a second line", "Accept: application/json\r\nACCEPT: text/event-stream;q=0\r\n", true, false},
+		{"T-P02/Accept-Encoding is no Accept line", "Accept-Encoding: application/json, text/event-stream\r\n", false, false},
+		{"T-P02/X-Accept is no Accept line", "X-Accept: application/json, text/event-stream\r\n", false, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var req Request
+			if _, err := Parse([]byte("POST /mcp HTTP/1.1\r\nHost: a\r\n"+c.head+"\r\n"), 0, DefaultLimits(), &req); err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if gotJSON, gotSSE := req.AcceptsBoth(media(jsonType), media(sseType)); gotJSON != c.wantJSON || gotSSE != c.wantSSE {
+				t.Errorf("AcceptsBoth = %v, %v, want %v, %v", gotJSON, gotSSE, c.wantJSON, c.wantSSE)
+			}
+		})
+	}
+}

@@ -68,6 +68,7 @@ type scanState struct {
 	nameEnd      int
 	valueStart   int
 	nfields      int
+	acceptLines  uint64 // bit i: field line i is an Accept line
 }
 
 func fault(status int, reason Reason, offset int) error {
@@ -413,6 +414,8 @@ func (r *Request) noteName(name []byte, lineStart int) error {
 		r.hasTE = true
 	case classConnection:
 		r.hasConn = true
+	case classAccept:
+		r.scan.acceptLines |= 1 << r.scan.nfields
 	}
 	return nil
 }
@@ -482,4 +485,5 @@ func (r *Request) materialize(buf []byte) {
 		f.Value = buf[sp.valueStart:sp.valueEnd:sp.valueEnd]
 	}
 	r.Fields = r.fields[:s.nfields]
+	r.acceptLines = s.acceptLines
 }
