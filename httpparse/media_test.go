@@ -275,3 +275,37 @@ func TestAcceptLineNames(t *testing.T) {
 		})
 	}
 }
+
+// TestAcceptsBothLiterally: the shortcut is taken for exactly the one
+// spelling it is for. (Where it is not, the full scan answers the same,
+// only slower, so TestAccepts cannot tell; this test can.)
+func TestAcceptsBothLiterally(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		lines []string
+		want  bool
+	}{
+		{"the usual line", []string{"application/json, text/event-stream"}, true},
+		{"the usual line the other way round", []string{"text/event-stream, application/json"}, true},
+		{"without the space", []string{"application/json,text/event-stream"}, false},
+		{"with a second space", []string{"application/json,  text/event-stream"}, false},
+		{"with trailing whitespace, which is not the value's", []string{"application/json, text/event-stream \t"}, true},
+		{"one type only", []string{"application/json"}, false},
+		{"a longer second type", []string{"application/json, text/event-streams"}, false},
+		{"the usual line and a second one", []string{"application/json, text/event-stream", "*/*"}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			raw := "POST /mcp HTTP/1.1\r\nHost: a\r\n"
+			for _, l := range c.lines {
+				raw += "Accept: " + l + "\r\n"
+			}
+			var req Request
+			if _, err := Parse([]byte(raw+"\r\n"), 0, DefaultLimits(), &req); err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if got := req.acceptsBothLiterally(media(jsonType), media(sseType)); got != c.want {
+				t.Errorf("acceptsBothLiterally with Accept %q = %v, want %v", c.lines, got, c.want)
+			}
+		})
+	}
+}
