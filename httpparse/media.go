@@ -18,10 +18,7 @@ package httpparse
 // Types, subtypes, parameter names and (here) parameter values compare
 // case-insensitively; no whitespace is allowed around "=".
 
-import (
-	"bytes"
-	"math/bits"
-)
+import "bytes"
 
 // MediaType is a media type parsed once: the server asks the same few
 // of every request (Accepts, AcceptsBoth, ContentTypeIs), and parsing its
@@ -76,10 +73,18 @@ func (r *Request) AcceptsBoth(a, b *MediaType) (okA, okB bool) {
 // weight 1 whatever else the rules say, so the ranges need no parsing; any
 // other list, and any other spelling of this one, takes the full scan.
 func (r *Request) acceptsBothLiterally(a, b *MediaType) bool {
-	if !a.plain || !b.plain || bits.OnesCount64(r.acceptLines) != 1 {
+	if !a.plain || !b.plain {
 		return false
 	}
-	value := r.Fields[bits.TrailingZeros64(r.acceptLines)].Value
+	var value []byte
+	for _, f := range r.Fields {
+		if equalFold(f.Name, "accept") {
+			if value != nil {
+				return false
+			}
+			value = f.Value
+		}
+	}
 	return isPair(value, a.text, b.text) || isPair(value, b.text, a.text)
 }
 
@@ -133,8 +138,11 @@ func (w *acceptWant) admitted() bool { return w.found && w.bestQ > 0 }
 // scanAccept parses every range of every Accept line once and lets each
 // want consider it.
 func (r *Request) scanAccept(wants []acceptWant) {
-	for lines := r.acceptLines; lines != 0; lines &= lines - 1 {
-		for v := r.Fields[bits.TrailingZeros64(lines)].Value; len(v) > 0; {
+	for _, f := range r.Fields {
+		if !equalFold(f.Name, "accept") {
+			continue
+		}
+		for v := f.Value; len(v) > 0; {
 			var rg acceptRange
 			rg, v = nextAcceptRange(v)
 			if !rg.ok {

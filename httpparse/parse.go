@@ -68,7 +68,6 @@ type scanState struct {
 	nameEnd      int
 	valueStart   int
 	nfields      int
-	acceptLines  uint64 // bit i: field line i is an Accept line
 }
 
 func fault(status int, reason Reason, offset int) error {
@@ -414,8 +413,6 @@ func (r *Request) noteName(name []byte, lineStart int) error {
 		r.hasTE = true
 	case classConnection:
 		r.hasConn = true
-	case classAccept:
-		r.scan.acceptLines |= 1 << r.scan.nfields
 	}
 	return nil
 }
@@ -485,5 +482,4 @@ func (r *Request) materialize(buf []byte) {
 		f.Value = buf[sp.valueStart:sp.valueEnd:sp.valueEnd]
 	}
 	r.Fields = r.fields[:s.nfields]
-	r.acceptLines = s.acceptLines
 }

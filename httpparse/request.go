@@ -92,8 +92,7 @@ const (
 )
 
 // nameClass is what the scanner records about a field name: a singleton,
-// one of the two list fields the parser interprets itself, Accept (whose
-// lines the media checks read), or other.
+// one of the two list fields the parser interprets itself, or other.
 type nameClass uint8
 
 const (
@@ -101,7 +100,6 @@ const (
 	classSingleton
 	classTransferEncoding
 	classConnection
-	classAccept
 )
 
 // knownNames are the field names the parser interprets, by length, each
@@ -109,7 +107,6 @@ const (
 // word compares instead of a byte-by-byte fold.
 var knownNames = packNames([]nameKey{
 	{name: "host", class: classSingleton, single: SingletonHost},
-	{name: "accept", class: classAccept},
 	{name: "origin", class: classSingleton, single: SingletonOrigin},
 	{name: "expect", class: classSingleton, single: SingletonExpect},
 	{name: "connection", class: classConnection},
@@ -205,10 +202,7 @@ type Request struct {
 	singletons [singletonCount]uint8 // 1 + index into fields; 0 when absent
 	hasTE      bool                  // some line is Transfer-Encoding
 	hasConn    bool                  // some line is Connection
-	// acceptLines has bit i set when Fields[i] is an Accept line, so the
-	// media checks go straight to them.
-	acceptLines uint64
-	scan        scanState
+	scan       scanState
 }
 
 // fieldSpan records a field line by offsets, not slices: when the caller
@@ -221,7 +215,7 @@ func (r *Request) reset() {
 	r.MethodToken, r.Path, r.Fields = nil, nil, r.fields[:0]
 	r.ContentLength, r.ExpectContinue, r.Close, r.HTTP10 = 0, false, false, false
 	r.singletons = [singletonCount]uint8{}
-	r.hasTE, r.hasConn, r.acceptLines = false, false, 0
+	r.hasTE, r.hasConn = false, false
 	r.scan = scanState{}
 }
 
