@@ -53,6 +53,13 @@ func TestImportRules(t *testing.T) {
 	if clients < 2 {
 		t.Errorf("found %d packages under wire/client: the check would pass vacuously", clients)
 	}
+	// The test PKI's certificates and keys are throwaway: only tests may
+	// import it.
+	for pkg, list := range imports {
+		if slices.Contains(list, "rawmcp/wire/client/testpki") {
+			t.Errorf("%s imports wire/client/testpki outside tests: it is for tests only", pkg)
+		}
+	}
 	// The lifecycle model predicts the server's answers: built on the
 	// server's packages, it would agree with their bugs.
 	if _, ok := imports["wire/lifecycle"]; !ok {

@@ -1,18 +1,15 @@
 package probe
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
-	"math/big"
 	"net"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"rawmcp/wire/client/testpki"
 )
 
 // TestSuspect: a cut within 2 s of a well-known idle timeout names it;
@@ -71,7 +68,7 @@ func TestCacheControlForbidsStore(t *testing.T) {
 // offering only TLS 1.0 and 1.1; one configured down to TLS 1.0 takes it,
 // and that is seen whether or not its certificate verifies.
 func TestLegacyHandshake(t *testing.T) {
-	cert := selfSigned(t, "mcp.example.test")
+	cert := testpki.SelfSigned(t, "mcp.example.test")
 	known := x509.NewCertPool()
 	known.AddCert(cert.Leaf)
 	for _, tt := range []struct {
@@ -114,24 +111,6 @@ func TestLegacyHandshakeSilent(t *testing.T) {
 		t.Errorf("legacyHandshake = %+v; want no answer to a handshake", h)
 	}
 	(<-held).Close()
-}
-
-// selfSigned is a leaf for name, signed by itself.
-func selfSigned(t *testing.T, name string) tls.Certificate {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: name}, DNSNames: []string{name},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	leaf, _ := x509.ParseCertificate(der)
-	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key, Leaf: leaf}
 }
 
 // tlsServer completes handshakes with cfg on 127.0.0.1 and closes each

@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"rawmcp/wire/client/probe"
+	"rawmcp/wire/client/testpki"
 )
 
 // TestMain shortens the deployment group's waits before any run starts:
@@ -246,8 +247,8 @@ func rawmcpOverTLS() map[string]probe.Verdict {
 // TestDP03Answers: how DP-03 reads the twin's answers: a close or a 301
 // to the same URL is no MCP; a 302, or a 301 elsewhere, is not met.
 func TestDP03Answers(t *testing.T) {
-	pki := newPKI(t, "rawmcp test CA")
-	cert := pki.leaf(t, publicName, time.Now().Add(24*time.Hour))
+	pki := testpki.NewCA(t, "rawmcp test CA")
+	cert := pki.Leaf(t, publicName, time.Now().Add(24*time.Hour))
 	for _, tt := range []struct {
 		name, answer string
 		want         probe.Verdict
@@ -264,7 +265,7 @@ func TestDP03Answers(t *testing.T) {
 			target := aimed(t, publicName, port)
 			twins.Store("127.0.0.1:"+port, fakeServer(t, strings.ReplaceAll(tt.answer, "%URL%", target.URL)))
 			opts := fullOptions()
-			opts.RootCAs, opts.Only = pki.roots, []string{"DP-03"}
+			opts.RootCAs, opts.Only = pki.Roots, []string{"DP-03"}
 			rep, err := probe.Run(context.Background(), target, opts)
 			if err != nil {
 				t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"rawmcp/wire/client/probe"
+	"rawmcp/wire/client/testpki"
 )
 
 // The deployment group's flaws: each a hop in front of rawmcp (fronts in
@@ -43,8 +44,8 @@ var dpFlaws = []flawCase{
 // plain front on the same server that answers for the public name.
 func tlsFront(cfg *tls.Config, twin bool) func(*testing.T, string) (probe.Target, probe.Options) {
 	return func(t *testing.T, upstream string) (probe.Target, probe.Options) {
-		pki := newPKI(t, "rawmcp test CA")
-		cert := pki.leaf(t, publicName, time.Now().Add(24*time.Hour))
+		pki := testpki.NewCA(t, "rawmcp test CA")
+		cert := pki.Leaf(t, publicName, time.Now().Add(24*time.Hour))
 		port := startTLSFrontWith(t, upstream, cert, cfg.Clone(), hsts)
 		if twin {
 			twins.Store("127.0.0.1:"+port, startProxy(t, upstream, flaw{request: func(p *flawProxy, r *proxied) []byte {
@@ -53,7 +54,7 @@ func tlsFront(cfg *tls.Config, twin bool) func(*testing.T, string) (probe.Target
 			}}))
 		}
 		opts := fullOptions()
-		opts.RootCAs = pki.roots
+		opts.RootCAs = pki.Roots
 		return aimed(t, publicName, port), opts
 	}
 }

@@ -3,15 +3,10 @@ package probe_test
 import (
 	"bytes"
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
 	"encoding/json"
 	"errors"
-	"math/big"
 	"net"
 	"net/netip"
 	"slices"
@@ -24,67 +19,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"rawmcp/wire/client/probe"
+	"rawmcp/wire/client/testpki"
 )
 
 // publicName is the deployment's name in these tests; -resolve aims it
 // at 127.0.0.1, so nothing is ever looked up.
 const publicName = "mcp.example.test"
-
-// testPKI is a throwaway CA made at test start, and leaves it signed.
-type testPKI struct {
-	ca    *x509.Certificate
-	key   *ecdsa.PrivateKey
-	roots *x509.CertPool
-}
-
-func newPKI(t *testing.T, name string) *testPKI {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber:          big.NewInt(1),
-		Subject:               pkix.Name{CommonName: name},
-		NotBefore:             time.Now().Add(-time.Hour),
-		NotAfter:              time.Now().Add(24 * time.Hour),
-		KeyUsage:              x509.KeyUsageCertSign,
-		BasicConstraintsValid: true,
-		IsCA:                  true,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ca, _ := x509.ParseCertificate(der)
-	roots := x509.NewCertPool()
-	roots.AddCert(ca)
-	return &testPKI{ca: ca, key: key, roots: roots}
-}
-
-// leaf is a server certificate for dnsName valid until notAfter.
-func (pki *testPKI) leaf(t *testing.T, dnsName string, notAfter time.Time) tls.Certificate {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(2),
-		Subject:      pkix.Name{CommonName: dnsName},
-		DNSNames:     []string{dnsName},
-		NotBefore:    time.Now().Add(-48 * time.Hour),
-		NotAfter:     notAfter,
-		KeyUsage:     x509.KeyUsageDigitalSignature,
-		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, pki.ca, &key.PublicKey, pki.key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	leaf, _ := x509.ParseCertificate(der)
-	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key, Leaf: leaf}
-}
 
 // startTLSFront terminates TLS with cert on 127.0.0.1 and relays each
 // request to the rawmcp server at upstream, as a reverse proxy does. It
@@ -137,12 +77,12 @@ func aimed(t *testing.T, host, port string) probe.Target {
 // a strict run passes every check it passes over plain HTTP, and the
 // report starts with what it reached.
 func TestProbeOverTLS(t *testing.T) {
-	pki := newPKI(t, "rawmcp test CA")
-	cert := pki.leaf(t, publicName, time.Now().Add(24*time.Hour))
+	pki := testpki.NewCA(t, "rawmcp test CA")
+	cert := pki.Leaf(t, publicName, time.Now().Add(24*time.Hour))
 	srv := startRawmcp(t)
 	port := startTLSFront(t, srv.Addr, cert, nil)
 	opts := fullOptions()
-	opts.RootCAs = pki.roots
+	opts.RootCAs = pki.Roots
 	rep, err := probe.Run(context.Background(), aimed(t, publicName, port), opts)
 	if err != nil {
 		t.Fatalf("Run: %v\n%s", err, reasons(rep))
@@ -237,9 +177,9 @@ func TestReachedOverHTTP(t *testing.T) {
 // TestHandshakeFailures: a handshake or verification that fails is a
 // PRE-01 error naming what failed, and nothing is sent.
 func TestHandshakeFailures(t *testing.T) {
-	pki := newPKI(t, "rawmcp test CA")
-	other := newPKI(t, "another CA")
-	good := pki.leaf(t, publicName, time.Now().Add(time.Hour))
+	pki := testpki.NewCA(t, "rawmcp test CA")
+	other := testpki.NewCA(t, "another CA")
+	good := pki.Leaf(t, publicName, time.Now().Add(time.Hour))
 	expiredAt := time.Now().Add(-time.Hour).UTC()
 	srv := startRawmcp(t)
 	plain := fakeServer(t, "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
@@ -253,17 +193,17 @@ func TestHandshakeFailures(t *testing.T) {
 	}
 	tests := []tc{}
 	port := startTLSFront(t, srv.Addr, good, nil)
-	tests = append(tests, tc{"unknown authority", publicName, port, other.roots,
+	tests = append(tests, tc{"unknown authority", publicName, port, other.Roots,
 		`TLS with 127.0.0.1:` + port + ` for mcp.example.test failed: unknown authority: the certificate is signed by "CN=rawmcp test CA", which neither the system roots nor -cacert trust`})
-	tests = append(tests, tc{"name mismatch", "other.example.test", port, pki.roots,
+	tests = append(tests, tc{"name mismatch", "other.example.test", port, pki.Roots,
 		`TLS with 127.0.0.1:` + port + ` for other.example.test failed: name mismatch: the certificate is for mcp.example.test, not other.example.test`})
-	expPort := startTLSFront(t, srv.Addr, pki.leaf(t, publicName, expiredAt), nil)
-	tests = append(tests, tc{"expired", publicName, expPort, pki.roots,
+	expPort := startTLSFront(t, srv.Addr, pki.Leaf(t, publicName, expiredAt), nil)
+	tests = append(tests, tc{"expired", publicName, expPort, pki.Roots,
 		`TLS with 127.0.0.1:` + expPort + ` for mcp.example.test failed: expired: current time ` + "%NOW%" + ` is after ` + expiredAt.Format(time.RFC3339)})
 	oldPort := startTLSFront(t, srv.Addr, good, &tls.Config{MinVersion: tls.VersionTLS10, MaxVersion: tls.VersionTLS11})
-	tests = append(tests, tc{"protocol version", publicName, oldPort, pki.roots,
+	tests = append(tests, tc{"protocol version", publicName, oldPort, pki.Roots,
 		`TLS with 127.0.0.1:` + oldPort + ` for mcp.example.test failed: protocol version: the server offers no TLS 1.2 or later`})
-	tests = append(tests, tc{"not TLS", publicName, plainPort, pki.roots,
+	tests = append(tests, tc{"not TLS", publicName, plainPort, pki.Roots,
 		`TLS with 127.0.0.1:` + plainPort + ` for mcp.example.test failed: not TLS: the server's first bytes are not a TLS record (is the URL http://?)`})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
