@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -187,11 +188,15 @@ func (c *Client) Read(noBody bool) (*httpparse.Response, error) {
 			return nil, ErrClosed
 		}
 		if err := c.fill(); err != nil {
+			c.Close() // a response cut short leaves the connection unusable
 			return nil, err
 		}
 	}
 }
 
+// fill reads once more into the buffer. A read error other than the
+// deadline closes the connection; a deadline leaves it to the caller, as
+// a stream read in pieces goes on after one (Stream.More).
 func (c *Client) fill() error {
 	if cap(c.buf)-len(c.buf) < 4096 {
 		grown := make([]byte, len(c.buf), 2*cap(c.buf)+4096)
@@ -205,7 +210,9 @@ func (c *Client) fill() error {
 		return nil
 	}
 	if err != nil && n == 0 {
-		c.Close()
+		if !errors.Is(err, os.ErrDeadlineExceeded) {
+			c.Close()
+		}
 		return err
 	}
 	return nil

@@ -86,8 +86,9 @@ func (s *Stream) More(deadline time.Time, enough func(body []byte) bool) error {
 		c.nc.SetReadDeadline(deadline)
 		if err := c.fill(); err != nil {
 			if errors.Is(err, os.ErrDeadlineExceeded) && s.head {
-				return nil
+				return nil // a stream that is quiet for now: the caller may read on
 			}
+			c.Close()
 			return err
 		}
 	}
@@ -177,7 +178,9 @@ func (c *Client) WaitClose(deadline time.Time) (closed bool, extra []byte) {
 		c.nc.SetReadDeadline(deadline)
 		if err := c.fill(); err != nil {
 			if errors.Is(err, os.ErrDeadlineExceeded) {
-				return false, append([]byte(nil), c.buf...)
+				extra = append([]byte(nil), c.buf...)
+				c.Close()
+				return false, extra
 			}
 			break
 		}

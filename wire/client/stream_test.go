@@ -172,6 +172,37 @@ func TestMoreReadsOnAfterEnough(t *testing.T) {
 	}
 }
 
+// TestMoreReadsOnAfterADeadline: on a stream whose head came, a deadline
+// is a quiet moment, not an end: the connection stays, and a later More
+// reads what comes after it (DP-08 holds an idle stream this way).
+func TestMoreReadsOnAfterADeadline(t *testing.T) {
+	second := make(chan struct{})
+	c := scripted(t, func(nc net.Conn) {
+		nc.Read(make([]byte, 4096))
+		nc.Write([]byte(lines(sseHead) + "9\r\ndata: x\n\n\r\n"))
+		<-second
+		nc.Write([]byte("9\r\ndata: y\n\n\r\n0\r\n\r\n"))
+		io.Copy(io.Discard, nc)
+	})
+	defer c.Close()
+	c.Send([]byte(lines("GET / HTTP/1.1\nHost: x\n\n")))
+	s, err := c.ReadStream(false, time.Now().Add(arrives), func(b []byte) bool { return len(b) > 0 })
+	if err != nil || s.Ended {
+		t.Fatalf("ReadStream: %v, Ended %v", err, s.Ended)
+	}
+	first := len(s.Response.Body)
+	if err := s.More(time.Now().Add(50*time.Millisecond), func(b []byte) bool { return len(b) > first }); err != nil || s.Ended {
+		t.Fatalf("a quiet stream past its deadline: More = %v, Ended %v; want nil, still open", err, s.Ended)
+	}
+	close(second)
+	if err := s.More(time.Now().Add(arrives), nil); err != nil || !s.Ended {
+		t.Fatalf("More after the quiet moment: %v, Ended %v", err, s.Ended)
+	}
+	if got := string(s.Response.Body); got != "data: x\n\ndata: y\n\n" {
+		t.Errorf("body %q, want both events", got)
+	}
+}
+
 func TestWaitClose(t *testing.T) {
 	answer := lines("HTTP/1.1 400 Bad Request\nContent-Length: 0\nConnection: close\n\n")
 	second := lines("HTTP/1.1 404 Not Found\nContent-Length: 0\n\n")

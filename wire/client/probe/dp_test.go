@@ -84,6 +84,7 @@ func TestDP08(t *testing.T) {
 		reason  string
 	}{
 		{"kept open with keep-alive comments", keepsIdleStreams, true, probe.Pass, "still open after 3s; bytes came"},
+		{"kept open and silent", keepsSilentStreams, true, probe.Pass, "still open after 3s; bytes came once"},
 		{"cut after 1.5 s without retry", cutsIdleStreams, true, probe.Warn, "cut after 2 s without retry; bytes came"},
 		{"without -slow", cutsIdleStreams, false, probe.Skip, "needs -slow: it holds a GET stream up to 3s"},
 	} {

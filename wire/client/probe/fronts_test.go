@@ -119,6 +119,12 @@ func cutsIdleStreams(p *flawProxy, r *proxied, answer []byte, nc net.Conn) bool 
 	return keepAlive(p, r, stripsRetry(p, r, answer), nc, 1500*time.Millisecond, false)
 }
 
+// keepsSilentStreams keeps an event stream open without a byte after its
+// first events, and without retry: only an open stream can pass DP-08.
+func keepsSilentStreams(p *flawProxy, r *proxied, answer []byte, nc net.Conn) bool {
+	return keepsStreamsOpen(p, r, stripsRetry(p, r, answer), nc)
+}
+
 // keepsIdleStreams keeps an event stream open with keep-alive comments
 // past the tests' DP-08 hold, then ends it.
 func keepsIdleStreams(p *flawProxy, r *proxied, answer []byte, nc net.Conn) bool {
