@@ -32,6 +32,8 @@
 #   ONLY="nginx caddy" ...   runs only these (nginx caddy haproxy go-sdk)
 #   JSON=1 ...   keeps every run's `probe -json` report in $REPORTS
 #                (default /tmp/rawmcp-proxies-reports), one file per run
+#   SLOW=1 ...   probes with -slow, so DP-08 holds an idle GET stream up to
+#                130 s through each proxy (every limit below grows to fit)
 set -euo pipefail
 
 REPO=${REPO:-$(cd "$(dirname "$0")/../../.." && pwd)}
@@ -42,7 +44,13 @@ ONLY=${ONLY:-nginx caddy haproxy go-sdk}
 JSON=${JSON:-0}
 REPORTS=${REPORTS:-/tmp/rawmcp-proxies-reports}
 GO_SDK=github.com/modelcontextprotocol/go-sdk@v1.8.0
-LIFETIME=240 # seconds any one process may live
+SLOW=${SLOW:-0}
+LIFETIME=240     # seconds any one process may live
+PROBE_TIMEOUT=180 # seconds one probe run may take
+PROBE_SLOW=()
+if [ "$SLOW" = 1 ]; then
+	LIFETIME=420 PROBE_TIMEOUT=360 PROBE_SLOW=(-slow)
+fi
 HOSTNAME_=mcp.example.test
 ALICE=tok-alice-3fQ9zWk2Lp0Xb7
 BOB=tok-bob-8sT1nVq4Rm6Yc2
@@ -501,7 +509,7 @@ run_tls() {
 probe_line() {
 	local title=$1 dir=$2 rc=0
 	shift 2
-	timeout 180 "$RAWMCP" probe "$@" -token "$ALICE" -token2 "$BOB" -tokens "$TESTDATA/probe-named.json" \
+	timeout "$PROBE_TIMEOUT" "$RAWMCP" probe "$@" "${PROBE_SLOW[@]}" -token "$ALICE" -token2 "$BOB" -tokens "$TESTDATA/probe-named.json" \
 		-json >"$dir/probe.json" 2>"$dir/probe.err" || rc=$?
 	if [ "$JSON" = 1 ]; then cp "$dir/probe.json" "$REPORTS/${title// /-}.json"; fi
 	python3 - "$title" "$rc" "$dir/probe.json" <<-'EOF'
