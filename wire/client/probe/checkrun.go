@@ -3,6 +3,8 @@ package probe
 import (
 	"bytes"
 	"context"
+	"errors"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -260,6 +262,17 @@ func describeFeedEnd(f client.Feeding) string {
 	return "no answer and no close within the window"
 }
 
+// unendedNote says why an answer has no end: the probe stopped reading a
+// stream still open, or the stream broke off before its end (a hop or
+// the server cut it, or sent what does not parse), and why.
+func (t *checkRun) unendedNote(r *reply) string {
+	after := r.elapsed.Round(time.Millisecond).String()
+	if r.err != nil && !errors.Is(r.err, os.ErrDeadlineExceeded) {
+		return "the stream broke off after " + after + ", before its end: " + t.p.secrets.Redact(errText(r.err))
+	}
+	return "the stream was still open after " + after + "; the probe stopped reading"
+}
+
 // record keeps the exchange, traces it and learns from it.
 func (t *checkRun) record(step string, raw []byte, r *reply) {
 	x := Exchange{Request: t.p.secrets.Wire(raw, keepRequest), resp: r.resp}
@@ -267,7 +280,7 @@ func (t *checkRun) record(step string, raw []byte, r *reply) {
 		t.learn(raw, r)
 		x.Response = t.p.secrets.Wire(r.raw, keepResponse)
 		if !r.ended {
-			x.Response += "\n! the stream was still open after " + r.elapsed.Round(time.Millisecond).String() + "; the probe stopped reading"
+			x.Response += "\n! " + t.unendedNote(r)
 		}
 		x.raw = r.raw[:min(len(r.raw), scanResponse)]
 	} else {
@@ -284,7 +297,7 @@ func (t *checkRun) record(step string, raw []byte, r *reply) {
 		// here could leave half a token behind.
 		t.p.tracer.Exchange(&t.trace, t.check.ID+": "+step, raw, r.resp, err)
 		if r.resp != nil && !r.ended {
-			t.trace.WriteString("! the stream was still open; the probe stopped reading\n")
+			t.trace.WriteString("! " + t.unendedNote(r) + "\n")
 		}
 		t.trace.WriteString("\n")
 	}

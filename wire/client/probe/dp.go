@@ -813,7 +813,8 @@ func suspect(s int) string {
 	for _, x := range []struct {
 		at   int
 		what string
-	}{{15, "Envoy's 15 s route timeout"}, {60, "a 60 s idle timeout: nginx proxy_read_timeout, AWS ALB, Apache, Traefik"}, {100, "Cloudflare's 100 s"}} {
+	}{{15, "Envoy's 15 s route timeout"}, {50, "HAProxy's timeout server 50s, from its documentation's example"},
+		{60, "a 60 s idle timeout: nginx proxy_read_timeout, AWS ALB, Apache, Traefik"}, {100, "Cloudflare's 100 s"}} {
 		if s >= x.at-2 && s <= x.at+2 {
 			return " (the usual suspect: " + x.what + ")"
 		}

@@ -16,13 +16,15 @@ import (
 // one 3 s off names nothing.
 func TestSuspect(t *testing.T) {
 	got := map[int]string{}
-	for _, s := range []int{12, 13, 15, 17, 18, 58, 60, 62, 63, 98, 100, 102, 103} {
+	for _, s := range []int{12, 13, 15, 17, 18, 47, 48, 50, 52, 53, 58, 60, 62, 63, 98, 100, 102, 103} {
 		got[s] = suspect(s)
 	}
 	envoy, sixty, cloudflare := " (the usual suspect: Envoy's 15 s route timeout)",
 		" (the usual suspect: a 60 s idle timeout: nginx proxy_read_timeout, AWS ALB, Apache, Traefik)",
 		" (the usual suspect: Cloudflare's 100 s)"
-	want := map[int]string{12: "", 13: envoy, 15: envoy, 17: envoy, 18: "", 58: sixty, 60: sixty, 62: sixty, 63: "",
+	haproxy := " (the usual suspect: HAProxy's timeout server 50s, from its documentation's example)"
+	want := map[int]string{12: "", 13: envoy, 15: envoy, 17: envoy, 18: "", 47: "", 48: haproxy, 50: haproxy, 52: haproxy, 53: "",
+		58: sixty, 60: sixty, 62: sixty, 63: "",
 		98: cloudflare, 100: cloudflare, 102: cloudflare, 103: ""}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("suspect (-want +got):\n%s", diff)

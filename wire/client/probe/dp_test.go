@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -82,11 +83,12 @@ func TestDP08(t *testing.T) {
 		slow    bool
 		want    probe.Verdict
 		reason  string
+		note    string // in the held GET's exchange
 	}{
-		{"kept open with keep-alive comments", keepsIdleStreams, true, probe.Pass, "still open after 3s; bytes came"},
-		{"kept open and silent", keepsSilentStreams, true, probe.Pass, "still open after 3s; bytes came once"},
-		{"cut after 1.5 s without retry", cutsIdleStreams, true, probe.Warn, "cut after 2 s without retry; bytes came"},
-		{"without -slow", cutsIdleStreams, false, probe.Skip, "needs -slow: it holds a GET stream up to 3s"},
+		{"kept open with keep-alive comments", keepsIdleStreams, true, probe.Pass, "still open after 3s; bytes came", "the probe stopped reading"},
+		{"kept open and silent", keepsSilentStreams, true, probe.Pass, "still open after 3s; bytes came once", "the probe stopped reading"},
+		{"cut after 1.5 s without retry", cutsIdleStreams, true, probe.Warn, "cut after 2 s without retry; bytes came", "the stream broke off after 1."},
+		{"without -slow", cutsIdleStreams, false, probe.Skip, "needs -slow: it holds a GET stream up to 3s", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
@@ -95,6 +97,9 @@ func TestDP08(t *testing.T) {
 			res := resultThrough(t, flaw{deliver: tt.deliver}, opts, "DP-08")
 			if res.Verdict != tt.want || !strings.HasPrefix(res.Reason, tt.reason) {
 				t.Errorf("DP-08 %s: %s; want %s, a reason starting %q", res.Verdict, res.Reason, tt.want, tt.reason)
+			}
+			if tt.note != "" && !slices.ContainsFunc(res.Exchanges, func(x probe.Exchange) bool { return strings.Contains(x.Response, tt.note) }) {
+				t.Errorf("no exchange notes %q", tt.note)
 			}
 		})
 	}
