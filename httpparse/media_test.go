@@ -78,14 +78,7 @@ func TestAccepts(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			raw := "GET / HTTP/1.1\r\nHost: a\r\n"
-			for _, a := range c.accept {
-				raw += "Accept: " + a + "\r\n"
-			}
-			var req Request
-			if _, err := Parse([]byte(raw+"\r\n"), 0, DefaultLimits(), &req); err != nil {
-				t.Fatalf("Parse: %v", err)
-			}
+			req := withAccept(t, c.accept)
 			if got := req.Accepts(media(c.mediaType)); got != c.want {
 				t.Errorf("Accepts(%q) with Accept %q = %v, want %v", c.mediaType, c.accept, got, c.want)
 			}
@@ -245,6 +238,20 @@ func TestAcceptsBothOtherTypes(t *testing.T) {
 	}
 }
 
+// withAccept parses a request with one Accept line for each of lines.
+func withAccept(t *testing.T, lines []string) *Request {
+	t.Helper()
+	raw := "GET / HTTP/1.1\r\nHost: a\r\n"
+	for _, l := range lines {
+		raw += "Accept: " + l + "\r\n"
+	}
+	var req Request
+	if _, err := Parse([]byte(raw+"\r\n"), 0, DefaultLimits(), &req); err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	return &req
+}
+
 // media is NewMediaType for a test's literal.
 func media(s string) *MediaType {
 	m := NewMediaType(s)
@@ -295,14 +302,7 @@ func TestAcceptsBothLiterally(t *testing.T) {
 		{"the usual line and a second one", []string{"application/json, text/event-stream", "*/*"}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			raw := "POST /mcp HTTP/1.1\r\nHost: a\r\n"
-			for _, l := range c.lines {
-				raw += "Accept: " + l + "\r\n"
-			}
-			var req Request
-			if _, err := Parse([]byte(raw+"\r\n"), 0, DefaultLimits(), &req); err != nil {
-				t.Fatalf("Parse: %v", err)
-			}
+			req := withAccept(t, c.lines)
 			if got := req.acceptsBothLiterally(media(jsonType), media(sseType)); got != c.want {
 				t.Errorf("acceptsBothLiterally with Accept %q = %v, want %v", c.lines, got, c.want)
 			}

@@ -153,13 +153,9 @@ func Decode(data []byte) (Message, error) {
 	if err := sc.checkStrict(data, MaxDepth); err != nil {
 		return Message{}, err
 	}
-	start := skipWhitespace(data, 0)
-	switch data[start] {
-	case '{':
-	case '[':
-		return Message{}, ErrBatch.at(start)
-	default:
-		return Message{}, ErrNotObject.at(start)
+	start, err := objectStart(data)
+	if err != nil {
+		return Message{}, err
 	}
 	var env envelope
 	for _, member := range sc.top[:sc.ntop] {
@@ -170,6 +166,19 @@ func Decode(data []byte) (Message, error) {
 		*slot = member.value
 	}
 	return env.message(data, start)
+}
+
+// objectStart is the offset of the "{" of checked data's top-level object; an array is a
+// batch, any other value no message.
+func objectStart(data []byte) (int, error) {
+	start := skipWhitespace(data, 0)
+	switch data[start] {
+	case '{':
+		return start, nil
+	case '[':
+		return 0, ErrBatch.at(start)
+	}
+	return 0, ErrNotObject.at(start)
 }
 
 // message applies the envelope rules to the members of the object at start.

@@ -134,13 +134,9 @@ func decodeByWalking(data []byte) (Message, error) {
 	if err := CheckStrict(data, MaxDepth); err != nil {
 		return Message{}, err
 	}
-	start := skipWhitespace(data, 0)
-	switch data[start] {
-	case '{':
-	case '[':
-		return Message{}, ErrBatch.at(start)
-	default:
-		return Message{}, ErrNotObject.at(start)
+	start, err := objectStart(data)
+	if err != nil {
+		return Message{}, err
 	}
 	var env envelope
 	members := memberIterator{data: data, i: start + 1}
