@@ -9,6 +9,7 @@ import (
 	"errors"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -295,7 +296,7 @@ func runDP04(t *checkRun) outcome {
 		switch {
 		case fault != "":
 			faults = append(faults, "the challenge's resource_metadata "+fault)
-		case !contains(paths, path):
+		case !slices.Contains(paths, path):
 			paths = append(paths, path)
 		}
 	} else {
@@ -369,15 +370,6 @@ func metadataResource(m *reply) (resource, fault string) {
 		return "", "no resource member"
 	}
 	return *prm.Resource, ""
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // DP-05: forwarded headers from a client do not steer the URLs the
