@@ -96,59 +96,38 @@ func TestDenialRulesCoverEveryReason(t *testing.T) {
 // trace will print, not on a neighbouring or a client-side one.
 func TestParserCommentsCiteTheAnsweringRule(t *testing.T) {
 	reasons := constValues(t, "../httpparse", "Reason")
-	files, err := filepath.Glob("../httpparse/*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	citedID := regexp.MustCompile(`\b[THAS]-P?[0-9]{2,}\b`)
 	checked := 0
-	fset := token.NewFileSet()
-	for _, path := range files {
-		if strings.HasSuffix(path, "_test.go") {
-			continue
+	inspectSources(t, "../httpparse/*.go", func(f *sourceFile, n ast.Node) {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || len(call.Args) < 2 {
+			return
 		}
-		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
-		if err != nil {
-			t.Fatal(err)
+		if fn, ok := call.Fun.(*ast.Ident); !ok || fn.Name != "fault" {
+			return
 		}
-		// The comment group that ends on each line, or stands on it.
-		above := map[int]*ast.CommentGroup{}
-		for _, cg := range f.Comments {
-			above[fset.Position(cg.End()).Line] = cg
+		arg, ok := call.Args[1].(*ast.Ident)
+		if !ok || !strings.HasPrefix(arg.Name, "Reason") {
+			return
 		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok || len(call.Args) < 2 {
-				return true
-			}
-			if fn, ok := call.Fun.(*ast.Ident); !ok || fn.Name != "fault" {
-				return true
-			}
-			arg, ok := call.Args[1].(*ast.Ident)
-			if !ok || !strings.HasPrefix(arg.Name, "Reason") {
-				return true
-			}
-			line := fset.Position(call.Pos()).Line
-			cg := above[line-1]
-			if cg == nil {
-				cg = above[line]
-			}
-			if cg == nil {
-				return true
-			}
-			ids := citedID.FindAllString(cg.Text(), -1)
-			if len(ids) == 0 {
-				return true
-			}
-			checked++
-			want := parseRules[httpparse.Reason(reasons[arg.Name])]
-			if !slices.Contains(ids, string(want)) {
-				t.Errorf("%s:%d: the comment above httpparse.%s cites %v; the server answers it with %s (%s)",
-					filepath.Base(path), line, arg.Name, ids, want, want.Text())
-			}
-			return true
-		})
-	}
+		line := f.line(call)
+		cg := f.endsOn[line-1]
+		if cg == nil {
+			cg = f.endsOn[line] // a comment on the line itself
+		}
+		if cg == nil {
+			return
+		}
+		ids := citedRuleID.FindAllString(cg.Text(), -1)
+		if len(ids) == 0 {
+			return
+		}
+		checked++
+		want := parseRules[httpparse.Reason(reasons[arg.Name])]
+		if !slices.Contains(ids, string(want)) {
+			t.Errorf("%s:%d: the comment above httpparse.%s cites %v; the server answers it with %s (%s)",
+				filepath.Base(f.path), line, arg.Name, ids, want, want.Text())
+		}
+	})
 	if checked < 5 {
 		t.Fatalf("checked %d comments: the walk went wrong", checked)
 	}
@@ -163,55 +142,76 @@ func TestDecisionCommentsCiteTheirRule(t *testing.T) {
 	for name, v := range constValues(t, "rule", "ID") {
 		ids[name] = v
 	}
-	citedID := regexp.MustCompile(`\b[THAS]-P?[0-9]{2,}\b`)
-	files, err := filepath.Glob("*.go")
+	checked := 0
+	inspectSources(t, "*.go", func(f *sourceFile, n ast.Node) {
+		sel, ok := n.(*ast.SelectorExpr)
+		if !ok {
+			return
+		}
+		if pkg, ok := sel.X.(*ast.Ident); !ok || pkg.Name != "rule" || ids[sel.Sel.Name] == "" {
+			return
+		}
+		line := f.line(sel)
+		// The nearest comment ending at most two lines above (one
+		// above an if whose body decides counts).
+		var cg *ast.CommentGroup
+		for l := line; l >= line-2 && cg == nil; l-- {
+			cg = f.endsOn[l]
+		}
+		if cg == nil {
+			return
+		}
+		cited := citedRuleID.FindAllString(cg.Text(), -1)
+		if len(cited) == 0 {
+			return
+		}
+		checked++
+		if want := ids[sel.Sel.Name]; !slices.Contains(cited, want) {
+			t.Errorf("%s:%d: the comment above rule.%s cites %v, not its %s", f.path, line, sel.Sel.Name, cited, want)
+		}
+	})
+	if checked < 3 {
+		t.Fatalf("checked %d comments: the walk went wrong", checked)
+	}
+}
+
+// citedRuleID is a rule id as comments cite it: T-54, H-P08, A-07, S-P02.
+var citedRuleID = regexp.MustCompile(`\b[THAS]-P?[0-9]{2,}\b`)
+
+// sourceFile is one parsed non-test file of a walk, with the comment
+// group that ends on each of its lines.
+type sourceFile struct {
+	path   string
+	fset   *token.FileSet
+	endsOn map[int]*ast.CommentGroup
+}
+
+func (f *sourceFile) line(n ast.Node) int { return f.fset.Position(n.Pos()).Line }
+
+// inspectSources parses the non-test Go files glob matches, comments
+// kept, and calls visit on every node of each.
+func inspectSources(t *testing.T, glob string, visit func(f *sourceFile, n ast.Node)) {
+	t.Helper()
+	paths, err := filepath.Glob(glob)
 	if err != nil {
 		t.Fatal(err)
 	}
-	checked := 0
 	fset := token.NewFileSet()
-	for _, path := range files {
+	for _, path := range paths {
 		if strings.HasSuffix(path, "_test.go") {
 			continue
 		}
-		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
+		file, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ends := map[int]*ast.CommentGroup{}
-		for _, cg := range f.Comments {
-			ends[fset.Position(cg.End()).Line] = cg
+		f := &sourceFile{path: path, fset: fset, endsOn: map[int]*ast.CommentGroup{}}
+		for _, cg := range file.Comments {
+			f.endsOn[fset.Position(cg.End()).Line] = cg
 		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			sel, ok := n.(*ast.SelectorExpr)
-			if !ok {
-				return true
-			}
-			if pkg, ok := sel.X.(*ast.Ident); !ok || pkg.Name != "rule" || ids[sel.Sel.Name] == "" {
-				return true
-			}
-			line := fset.Position(sel.Pos()).Line
-			// The nearest comment ending at most two lines above (one
-			// above an if whose body decides counts).
-			var cg *ast.CommentGroup
-			for l := line; l >= line-2 && cg == nil; l-- {
-				cg = ends[l]
-			}
-			if cg == nil {
-				return true
-			}
-			cited := citedID.FindAllString(cg.Text(), -1)
-			if len(cited) == 0 {
-				return true
-			}
-			checked++
-			if want := ids[sel.Sel.Name]; !slices.Contains(cited, want) {
-				t.Errorf("%s:%d: the comment above rule.%s cites %v, not its %s", path, line, sel.Sel.Name, cited, want)
-			}
+		ast.Inspect(file, func(n ast.Node) bool {
+			visit(f, n)
 			return true
 		})
-	}
-	if checked < 3 {
-		t.Fatalf("checked %d comments: the walk went wrong", checked)
 	}
 }
