@@ -22,31 +22,13 @@ var ruleIDShape = regexp.MustCompile(`^([THAS]-P?[0-9]{2,}|A-tenant|H-gate|H-con
 // id appears nowhere but in wire/rule, tests included, so every decision,
 // trace and check names a rule.ID constant the rule table explains.
 func TestRuleIDsSpelledOnlyInWireRule(t *testing.T) {
-	root := ".."
-	files := 0
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			if rel == "wire/rule" || strings.HasPrefix(d.Name(), ".") && path != root {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") {
-			return nil
-		}
-		files++
-		src, err := os.ReadFile(path)
-		if err != nil {
-			return err
+	goFiles, _ := eachRepoFile(t, func(rel string, src []byte) {
+		if !strings.HasSuffix(rel, ".go") {
+			return
 		}
 		fset := token.NewFileSet()
 		var s scanner.Scanner
-		s.Init(fset.AddFile(path, -1, len(src)), src, nil, 0)
+		s.Init(fset.AddFile(rel, -1, len(src)), src, nil, 0)
 		for {
 			pos, tok, lit := s.Scan()
 			if tok == token.EOF {
@@ -59,13 +41,9 @@ func TestRuleIDsSpelledOnlyInWireRule(t *testing.T) {
 				t.Errorf("%s:%d spells rule id %q: use its wire/rule constant", rel, fset.Position(pos).Line, v)
 			}
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if files < 50 {
-		t.Fatalf("read %d Go files: the walk went wrong", files)
+	if goFiles < 50 {
+		t.Fatalf("read %d Go files: the walk went wrong", goFiles)
 	}
 }
 
@@ -79,8 +57,6 @@ var citedID = regexp.MustCompile(`\b[THAS]-P?[0-9]{2,}\b|\b(A-tenant|H-gate|H-co
 // repository cites is in wire/rule's tables, so a reader who meets T-P14
 // or H-19 anywhere can look it up in one place and finds what it means.
 func TestCitedRuleIDsExist(t *testing.T) {
-	root := ".."
-	files := 0
 	cite := func(rel string, line int, text string) {
 		for _, id := range citedID.FindAllString(text, -1) {
 			if _, ok := rule.Lookup(rule.ID(id)); !ok {
@@ -88,6 +64,39 @@ func TestCitedRuleIDsExist(t *testing.T) {
 			}
 		}
 	}
+	goFiles, mdFiles := eachRepoFile(t, func(rel string, src []byte) {
+		switch {
+		case rel == "fuzz/rule_ids_test.go": // this file spells the shapes it looks for
+		case strings.HasSuffix(rel, ".md"):
+			for i, line := range strings.Split(string(src), "\n") {
+				cite(rel, i+1, line)
+			}
+		case strings.HasSuffix(rel, ".go"):
+			fset := token.NewFileSet()
+			var s scanner.Scanner
+			s.Init(fset.AddFile(rel, -1, len(src)), src, nil, scanner.ScanComments)
+			for {
+				pos, tok, lit := s.Scan()
+				if tok == token.EOF {
+					break
+				}
+				if tok == token.COMMENT || tok == token.STRING {
+					cite(rel, fset.Position(pos).Line, lit)
+				}
+			}
+		}
+	})
+	if goFiles+mdFiles < 60 {
+		t.Fatalf("read %d files: the walk went wrong", goFiles+mdFiles)
+	}
+}
+
+// eachRepoFile calls visit with the path (from the repository root) and
+// the bytes of every Go and Markdown file outside wire/rule and dot
+// folders, and returns how many of each it read.
+func eachRepoFile(t *testing.T, visit func(rel string, src []byte)) (goFiles, mdFiles int) {
+	t.Helper()
+	root := ".."
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -100,39 +109,23 @@ func TestCitedRuleIDsExist(t *testing.T) {
 			}
 			return nil
 		}
-		isGo, isMD := strings.HasSuffix(path, ".go"), strings.HasSuffix(path, ".md")
-		if !isGo && !isMD || rel == "fuzz/rule_ids_test.go" { // this file spells the shapes it looks for
+		switch {
+		case strings.HasSuffix(path, ".go"):
+			goFiles++
+		case strings.HasSuffix(path, ".md"):
+			mdFiles++
+		default:
 			return nil
 		}
-		files++
 		src, err := os.ReadFile(path)
 		if err != nil {
 			return err
 		}
-		if isMD {
-			for i, line := range strings.Split(string(src), "\n") {
-				cite(rel, i+1, line)
-			}
-			return nil
-		}
-		fset := token.NewFileSet()
-		var s scanner.Scanner
-		s.Init(fset.AddFile(path, -1, len(src)), src, nil, scanner.ScanComments)
-		for {
-			pos, tok, lit := s.Scan()
-			if tok == token.EOF {
-				break
-			}
-			if tok == token.COMMENT || tok == token.STRING {
-				cite(rel, fset.Position(pos).Line, lit)
-			}
-		}
+		visit(rel, src)
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if files < 60 {
-		t.Fatalf("read %d files: the walk went wrong", files)
-	}
+	return goFiles, mdFiles
 }
