@@ -26,8 +26,8 @@ func TestImportRules(t *testing.T) {
 			switch {
 			case imp == "net/http" || strings.HasPrefix(imp, "net/http/"):
 				t.Errorf("%s imports %s outside tests: net/http may only be the reference in tests", pkg, imp)
-			case imp == "net" && pkg != "wire" && pkg != "wire/client":
-				t.Errorf("%s imports net: only wire (the server) and wire/client (the raw client) touch sockets", pkg)
+			case imp == "net" && pkg != "wire" && pkg != "wire/client" && pkg != "wire/client/clienttest":
+				t.Errorf("%s imports net: only wire (the server), wire/client (the raw client) and the tests' fake servers touch sockets", pkg)
 			case slices.Contains(leaves, pkg) && !isStd:
 				t.Errorf("leaf %s imports %s: leaves import only the standard library", pkg, imp)
 			case !isStd && !strings.HasPrefix(imp, "rawmcp"):
@@ -53,11 +53,11 @@ func TestImportRules(t *testing.T) {
 	if clients < 2 {
 		t.Errorf("found %d packages under wire/client: the check would pass vacuously", clients)
 	}
-	// The test PKI's certificates and keys are throwaway: only tests may
-	// import it.
+	// clienttest's certificates, keys and fake servers are throwaway:
+	// only tests may import it.
 	for pkg, list := range imports {
-		if slices.Contains(list, "rawmcp/wire/client/testpki") {
-			t.Errorf("%s imports wire/client/testpki outside tests: it is for tests only", pkg)
+		if slices.Contains(list, "rawmcp/wire/client/clienttest") {
+			t.Errorf("%s imports wire/client/clienttest outside tests: it is for tests only", pkg)
 		}
 	}
 	// The lifecycle model predicts the server's answers: built on the

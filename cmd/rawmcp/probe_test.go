@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -20,6 +21,7 @@ import (
 
 	"rawmcp/policy"
 	"rawmcp/wire/client"
+	"rawmcp/wire/client/clienttest"
 	"rawmcp/wire/client/probe"
 )
 
@@ -423,38 +425,18 @@ func TestProbeHelp(t *testing.T) {
 // any Host, Origin or version. It passes PRE-01 and fails the rest.
 func permissiveServer(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			nc, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer nc.Close()
-				nc.SetDeadline(time.Now().Add(5 * time.Second))
-				buf := make([]byte, 64<<10)
-				n, _ := nc.Read(buf)
-				id := regexp.MustCompile(`"id":(\d+)`).FindSubmatch(buf[:n])
-				body := `{"jsonrpc":"2.0","id":1,"result":{}}`
-				if id != nil {
-					body = `{"jsonrpc":"2.0","id":` + string(id[1]) + `,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"yes","version":"1"}}}`
-				}
-				nc.Write([]byte("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: " +
-					itoa(len(body)) + "\r\n\r\n" + body))
-			}()
+	return clienttest.Serve(t, nil, func(nc net.Conn) {
+		nc.SetDeadline(time.Now().Add(5 * time.Second))
+		buf := make([]byte, 64<<10)
+		n, _ := nc.Read(buf)
+		id := regexp.MustCompile(`"id":(\d+)`).FindSubmatch(buf[:n])
+		body := `{"jsonrpc":"2.0","id":1,"result":{}}`
+		if id != nil {
+			body = `{"jsonrpc":"2.0","id":` + string(id[1]) + `,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"yes","version":"1"}}}`
 		}
-	}()
-	return ln.Addr().String()
-}
-
-func itoa(n int) string {
-	b, _ := json.Marshal(n)
-	return string(b)
+		nc.Write([]byte("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: " +
+			strconv.Itoa(len(body)) + "\r\n\r\n" + body))
+	})
 }
 
 // freePort returns an address where nothing listens.

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"rawmcp/wire/client/testpki"
+	"rawmcp/wire/client/clienttest"
 )
 
 // tlsRelay terminates TLS for mcp.example.test with a certificate of a
@@ -17,33 +17,19 @@ import (
 // port and the CA's PEM file.
 func tlsRelay(t *testing.T, upstream string) (port, caFile string) {
 	t.Helper()
-	ca := testpki.NewCA(t, "probe test CA")
+	ca := clienttest.NewCA(t, "probe test CA")
 	caFile = ca.WritePEM(t)
 	leaf := ca.Leaf(t, "mcp.example.test", time.Now().Add(time.Hour))
-	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{leaf}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			nc, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer nc.Close()
-				up, err := net.Dial("tcp", upstream)
-				if err != nil {
-					return
-				}
-				defer up.Close()
-				go io.Copy(up, nc)
-				io.Copy(nc, up)
-			}()
+	addr := clienttest.Serve(t, &tls.Config{Certificates: []tls.Certificate{leaf}}, func(nc net.Conn) {
+		up, err := net.Dial("tcp", upstream)
+		if err != nil {
+			return
 		}
-	}()
-	_, port, _ = net.SplitHostPort(ln.Addr().String())
+		defer up.Close()
+		go io.Copy(up, nc)
+		io.Copy(nc, up)
+	})
+	_, port, _ = net.SplitHostPort(addr)
 	return port, caFile
 }
 

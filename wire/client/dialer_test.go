@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"rawmcp/wire/client/testpki"
+	"rawmcp/wire/client/clienttest"
 )
 
 // tlsEcho serves one fixed answer per request over TLS with a
@@ -16,30 +16,16 @@ import (
 // that trusts it.
 func tlsEcho(t *testing.T, name string) (string, *x509.CertPool) {
 	t.Helper()
-	cert := testpki.SelfSigned(t, name)
+	cert := clienttest.SelfSigned(t, name)
 	pool := x509.NewCertPool()
 	pool.AddCert(cert.Leaf)
-	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{cert}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			nc, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer nc.Close()
-				nc.SetDeadline(time.Now().Add(5 * time.Second))
-				if n, _ := nc.Read(make([]byte, 4096)); n > 0 {
-					nc.Write([]byte("HTTP/1.1 204 No Content\r\n\r\n"))
-				}
-			}()
+	addr := clienttest.Serve(t, &tls.Config{Certificates: []tls.Certificate{cert}}, func(nc net.Conn) {
+		nc.SetDeadline(time.Now().Add(5 * time.Second))
+		if n, _ := nc.Read(make([]byte, 4096)); n > 0 {
+			nc.Write([]byte("HTTP/1.1 204 No Content\r\n\r\n"))
 		}
-	}()
-	return ln.Addr().String(), pool
+	})
+	return addr, pool
 }
 
 // TestDialerTLSAndResolve: a Dialer dials the Resolve address for the

@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"rawmcp/wire/client/testpki"
+	"rawmcp/wire/client/clienttest"
 )
 
 // TestSuspect: a cut within 2 s of a well-known idle timeout names it;
@@ -70,7 +70,7 @@ func TestCacheControlForbidsStore(t *testing.T) {
 // offering only TLS 1.0 and 1.1; one configured down to TLS 1.0 takes it,
 // and that is seen whether or not its certificate verifies.
 func TestLegacyHandshake(t *testing.T) {
-	cert := testpki.SelfSigned(t, "mcp.example.test")
+	cert := clienttest.SelfSigned(t, "mcp.example.test")
 	known := x509.NewCertPool()
 	known.AddCert(cert.Leaf)
 	for _, tt := range []struct {
@@ -119,23 +119,8 @@ func TestLegacyHandshakeSilent(t *testing.T) {
 // connection after it.
 func tlsServer(t *testing.T, cfg *tls.Config) string {
 	t.Helper()
-	ln, err := tls.Listen("tcp", "127.0.0.1:0", cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			nc, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer nc.Close()
-				nc.SetDeadline(time.Now().Add(5 * time.Second))
-				nc.(*tls.Conn).Handshake()
-			}()
-		}
-	}()
-	return ln.Addr().String()
+	return clienttest.Serve(t, cfg, func(nc net.Conn) {
+		nc.SetDeadline(time.Now().Add(5 * time.Second))
+		nc.(*tls.Conn).Handshake()
+	})
 }

@@ -15,8 +15,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"rawmcp/wire/client/clienttest"
 	"rawmcp/wire/client/probe"
-	"rawmcp/wire/client/testpki"
 )
 
 // TestMain shortens the deployment group's waits before any run starts:
@@ -253,7 +253,7 @@ func rawmcpOverTLS() map[string]probe.Verdict {
 // TestDP03Answers: how DP-03 reads the twin's answers: a close or a 301
 // to the same URL is no MCP; a 302, or a 301 elsewhere, is not met.
 func TestDP03Answers(t *testing.T) {
-	pki := testpki.NewCA(t, "rawmcp test CA")
+	pki := clienttest.NewCA(t, "rawmcp test CA")
 	cert := pki.Leaf(t, publicName, time.Now().Add(24*time.Hour))
 	for _, tt := range []struct {
 		name, answer string

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"rawmcp/wire/client/clienttest"
 	"rawmcp/wire/client/probe"
-	"rawmcp/wire/client/testpki"
 )
 
 // The deployment group's flaws: each a hop in front of rawmcp (fronts in
@@ -44,7 +44,7 @@ var dpFlaws = []flawCase{
 // plain front on the same server that answers for the public name.
 func tlsFront(cfg *tls.Config, twin bool) func(*testing.T, string) (probe.Target, probe.Options) {
 	return func(t *testing.T, upstream string) (probe.Target, probe.Options) {
-		pki := testpki.NewCA(t, "rawmcp test CA")
+		pki := clienttest.NewCA(t, "rawmcp test CA")
 		cert := pki.Leaf(t, publicName, time.Now().Add(24*time.Hour))
 		port := startTLSFrontWith(t, upstream, cert, cfg.Clone(), hsts)
 		if twin {

@@ -16,6 +16,7 @@ import (
 
 	"rawmcp/policy"
 	"rawmcp/wire/assemble"
+	"rawmcp/wire/client/clienttest"
 	"rawmcp/wire/client/probe"
 )
 
@@ -271,25 +272,10 @@ func TestPreflightGatesTheRun(t *testing.T) {
 // fakeServer answers every request on every connection with answer.
 func fakeServer(t *testing.T, answer string) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			nc, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer nc.Close()
-				nc.Read(make([]byte, 64<<10))
-				nc.Write([]byte(answer))
-			}()
-		}
-	}()
-	return ln.Addr().String()
+	return clienttest.Serve(t, nil, func(nc net.Conn) {
+		nc.Read(make([]byte, 64<<10))
+		nc.Write([]byte(answer))
+	})
 }
 
 // TestNoAnswerIsNeverAPass: against a target that answers the handshake
@@ -335,24 +321,9 @@ func handshakeOnly(t *testing.T) string {
 // ("" writes nothing) and closes.
 func answerOnce(t *testing.T, answer func(req string) string) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			nc, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer nc.Close()
-				buf := make([]byte, 64<<10)
-				n, _ := nc.Read(buf)
-				nc.Write([]byte(answer(string(buf[:n]))))
-			}()
-		}
-	}()
-	return ln.Addr().String()
+	return clienttest.Serve(t, nil, func(nc net.Conn) {
+		buf := make([]byte, 64<<10)
+		n, _ := nc.Read(buf)
+		nc.Write([]byte(answer(string(buf[:n]))))
+	})
 }

@@ -18,8 +18,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"rawmcp/wire/client/clienttest"
 	"rawmcp/wire/client/probe"
-	"rawmcp/wire/client/testpki"
 )
 
 // publicName is the deployment's name in these tests; -resolve aims it
@@ -77,7 +77,7 @@ func aimed(t *testing.T, host, port string) probe.Target {
 // a strict run passes every check it passes over plain HTTP, and the
 // report starts with what it reached.
 func TestProbeOverTLS(t *testing.T) {
-	pki := testpki.NewCA(t, "rawmcp test CA")
+	pki := clienttest.NewCA(t, "rawmcp test CA")
 	cert := pki.Leaf(t, publicName, time.Now().Add(24*time.Hour))
 	srv := startRawmcp(t)
 	port := startTLSFront(t, srv.Addr, cert, nil)
@@ -177,8 +177,8 @@ func TestReachedOverHTTP(t *testing.T) {
 // TestHandshakeFailures: a handshake or verification that fails is a
 // PRE-01 error naming what failed, and nothing is sent.
 func TestHandshakeFailures(t *testing.T) {
-	pki := testpki.NewCA(t, "rawmcp test CA")
-	other := testpki.NewCA(t, "another CA")
+	pki := clienttest.NewCA(t, "rawmcp test CA")
+	other := clienttest.NewCA(t, "another CA")
 	good := pki.Leaf(t, publicName, time.Now().Add(time.Hour))
 	expiredAt := time.Now().Add(-time.Hour).UTC()
 	srv := startRawmcp(t)

@@ -1,4 +1,4 @@
-package testpki
+package clienttest
 
 import (
 	"crypto/x509"

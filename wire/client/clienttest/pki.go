@@ -1,9 +1,9 @@
-// Package testpki makes throwaway certificates for the tests of TLS
-// clients (the raw client's Dialer, the probe, rawmcp probe -url https),
-// as net/http/httptest does for servers: a CA made at test start and the
-// leaves it signs, or a leaf that signs itself. Keys are P-256; nothing
-// is written outside the test's own folders, and nothing is kept.
-package testpki
+// Package clienttest is what the client side's tests serve and trust, as
+// net/http/httptest is for servers: throwaway certificates (a CA made at
+// test start and the leaves it signs, or a leaf that signs itself; P-256
+// keys, nothing written outside the test's own folders) and fake servers
+// on 127.0.0.1 (Serve). Only tests import it.
+package clienttest
 
 import (
 	"crypto/ecdsa"
