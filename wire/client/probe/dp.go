@@ -538,14 +538,14 @@ func runDP07(t *checkRun) outcome {
 	if o != nil {
 		return *o
 	}
-	requests := []func() []byte{func() []byte { return t.request("GET", s, nil).Bytes() }}
+	requests := []func() client.Request{func() client.Request { return t.request("GET", s, nil) }}
 	names := []string{"GET"}
 	for _, method := range t.sseCandidates() {
-		requests = append(requests, func() []byte { body, _ := rpc(method, ""); return t.request("POST", s, body).Bytes() })
+		requests = append(requests, func() client.Request { body, _ := rpc(method, ""); return t.request("POST", s, body) })
 		names = append(names, "POST "+method)
 	}
 	for i, build := range requests {
-		plain := t.watchStream(names[i]+" without Accept-Encoding", build(), dp07Watch())
+		plain := t.watchStream(names[i]+" without Accept-Encoding", build().Bytes(), dp07Watch())
 		if plain.r.resp == nil {
 			return t.errored("%s %s", names[i], plain.r.describe())
 		}
@@ -559,7 +559,7 @@ func runDP07(t *checkRun) outcome {
 		// A hop that holds streams holds every one; a single late pair
 		// is as likely a slow moment of a loaded server, so it is asked
 		// again and only a second late pair is reported.
-		again := t.judgePair(names[i], t.watchStream(names[i]+" without Accept-Encoding, again", build(), dp07Watch()), build)
+		again := t.judgePair(names[i], t.watchStream(names[i]+" without Accept-Encoding, again", build().Bytes(), dp07Watch()), build)
 		if again.verdict == Warn || again.verdict == Fail {
 			again.reason = "twice: " + again.reason
 		}
@@ -570,8 +570,8 @@ func runDP07(t *checkRun) outcome {
 
 // judgePair watches the stream build asks for once more, with the
 // encodings real clients send, and judges the two timings.
-func (t *checkRun) judgePair(name string, plain streamTiming, build func() []byte) outcome {
-	encoded := t.watchStream(name+" with Accept-Encoding: "+acceptEncodings, edit(parseRequest(build()), set("Accept-Encoding", acceptEncodings)).Bytes(), dp07Watch())
+func (t *checkRun) judgePair(name string, plain streamTiming, build func() client.Request) outcome {
+	encoded := t.watchStream(name+" with Accept-Encoding: "+acceptEncodings, edit(build(), set("Accept-Encoding", acceptEncodings)).Bytes(), dp07Watch())
 	if encoded.r.resp == nil && encoded.r.err != nil && plain.state() != streamLate {
 		return t.unmet("%s with Accept-Encoding: %s got no head within %s; without, %s", name, acceptEncodings, dp07Watch(), plain).with("a head within "+heldAfter.String(), "no head within "+dp07Watch().String())
 	}
@@ -685,25 +685,6 @@ func (p *prober) streamClient() *client.Client {
 	c := client.New(p.target.Dial)
 	c.Timeout, c.Dialer = p.timeout(), p.dialer
 	return c
-}
-
-// parseRequest reads back a request client.Request.Bytes wrote, so an
-// edit can change its fields.
-func parseRequest(raw []byte) client.Request {
-	head, body, _ := bytes.Cut(raw, []byte("\r\n\r\n"))
-	lines := strings.Split(string(head), "\r\n")
-	first := strings.SplitN(lines[0], " ", 3)
-	req := client.Request{Method: first[0], Path: first[1]}
-	for _, line := range lines[1:] {
-		name, value, _ := strings.Cut(line, ": ")
-		if !strings.EqualFold(name, "Content-Length") {
-			req.Header = append(req.Header, [2]string{name, value})
-		}
-	}
-	if len(body) > 0 || req.Method == "POST" {
-		req.Body = body
-	}
-	return req
 }
 
 // DP-08: an idle stream stays open, or ends with retry. A cut is
