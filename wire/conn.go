@@ -25,6 +25,12 @@ type conn struct {
 	reqEnd int
 	// mem is what the route keeps of this connection's requests.
 	mem memory
+	// onReadable is c.readable, made once: a method value per
+	// RawConn.Read would be an allocation.
+	onReadable func(fd uintptr) bool
+	// handoff says serveWhole left with a request begun that needs more
+	// reads.
+	handoff bool
 }
 
 // requestSpace is what a request in progress needs, pooled so that an idle
@@ -40,22 +46,107 @@ type requestSpace struct {
 	// stack an idle connection's goroutine then keeps.
 	dec  decision
 	head headDecision
+	recv receiveScratch // socket.receive's, for the kernel
 }
 
 func newConn(s *Server, nc net.Conn) *conn {
 	c := &conn{srv: s, id: s.nextConn.Add(1)}
 	c.sock.init(nc, &s.cfg, &s.spaces)
+	if c.sock.raw != nil {
+		c.onReadable = c.readable
+	}
 	return c
 }
 
 func (c *conn) serve() {
-	defer c.sock.release()
-	defer c.sock.nc.Close()
-	for c.awaitRequest() {
+	defer c.sock.end()
+	for c.nextRequest() {
 		if !c.serveRequest() {
 			return
 		}
 	}
+}
+
+// nextRequest starts the next request that serveRequest reads and answers.
+// On a socket, serveWhole first answers every request that arrives whole,
+// and returns the first one that does not; it and every other net.Conn
+// use awaitRequest.
+func (c *conn) nextRequest() bool {
+	if c.sock.raw != nil && c.sock.filled == 0 {
+		return c.serveWhole()
+	}
+	return c.awaitRequest()
+}
+
+// serveWhole answers requests on a socket inside one RawConn.Read, for as
+// long as each arrives whole in the read that brings its first bytes: the
+// common keep-alive request. It returns true with a request begun whose
+// head or body needs more reads (serveRequest goes on with it), false when
+// the connection ends.
+//
+// Inside one RawConn.Read the socket's readiness is never reset: every
+// byte that arrives after a read raises an event the next wait returns on
+// (epoll is edge-triggered). So a read that found the socket empty after
+// what it brought (socket.receive asks both in one system call) lets the
+// connection wait for the next request without first making the read that
+// would find nothing: two system calls per request instead of three.
+//
+// Nothing in it may read through nc (the RawConn.Read holds the read
+// lock): a request needing more bytes leaves it, and so does the drain
+// after an error answer (socket.end).
+func (c *conn) serveWhole() bool {
+	// The mark and the idle deadline come before the check, as in
+	// awaitRequest.
+	c.sock.markIdle()
+	if c.srv.isShuttingDown() {
+		return false
+	}
+	c.sock.drained, c.handoff = false, false
+	c.sock.raw.Read(c.onReadable) // an error is a deadline or a close while idle: the end
+	return c.handoff
+}
+
+// readable is serveWhole's step, which RawConn.Read runs at once and
+// then each time the socket becomes readable: it returns false to wait for
+// that, true to leave (c.handoff says why).
+func (c *conn) readable(fd uintptr) bool {
+	s := &c.sock
+	for {
+		if s.filled == 0 {
+			if s.drained {
+				// Nothing was left after the last read; the next byte
+				// raises the event the wait returns on.
+				s.drained = false
+				return c.waitIdle()
+			}
+			if !s.receive(fd) {
+				return c.waitIdle()
+			}
+			if s.filled == 0 {
+				return true // the peer closed, or the socket failed
+			}
+			s.idle.Store(false)
+		}
+		s.begin()
+		req := &s.space.req
+		headLen, err := httpparse.Parse(s.space.buf[:s.filled], 0, c.srv.cfg.Limits, req)
+		if err == httpparse.ErrNeedMore || (err == nil && headLen+int(req.ContentLength) > s.filled) {
+			c.handoff = true
+			return true
+		}
+		if !c.answer(req, headLen, err) {
+			return true
+		}
+	}
+}
+
+// waitIdle readies the connection to wait for its next request inside
+// serveWhole: no request buffer held, the idle mark and deadline set. It
+// returns true, to leave, when the server is shutting down.
+func (c *conn) waitIdle() bool {
+	c.sock.releaseSpace()
+	c.sock.markIdle()
+	return c.srv.isShuttingDown()
 }
 
 // awaitRequest waits for the first bytes of the next request, or uses bytes
@@ -84,12 +175,19 @@ func (c *conn) awaitRequest() bool {
 	return true
 }
 
-// serveRequest reads, answers and accounts for one request. It reports
-// whether the connection may carry another.
+// serveRequest reads and answers one begun request. It reports whether
+// the connection may carry another.
 func (c *conn) serveRequest() bool {
-	s := c.srv
 	req := &c.sock.space.req
 	headLen, err := c.readHead(req)
+	return c.answer(req, headLen, err)
+}
+
+// answer answers and accounts for the request whose head Parse read into
+// req (headLen bytes, or err). It reports whether the connection may carry
+// another.
+func (c *conn) answer(req *httpparse.Request, headLen int, err error) bool {
+	s := c.srv
 	if err != nil {
 		return c.answerReadError(err)
 	}
@@ -267,7 +365,7 @@ func (c *conn) finish(resp *response, req *httpparse.Request) bool {
 		return false
 	}
 	if resp.close {
-		c.sock.closeGracefully()
+		c.sock.lingering = true // drained and closed by socket.end
 		return false
 	}
 	return true
@@ -289,8 +387,7 @@ func (c *conn) answeredBytes(req *httpparse.Request) []byte {
 
 // refuseOverCapacity answers a connection over MaxConns with 503 and closes.
 func (c *conn) refuseOverCapacity() {
-	defer c.sock.release()
-	defer c.sock.nc.Close()
+	defer c.sock.end()
 	full := unavailable(rule.ConnectionCap)
 	c.finish(&full, nil)
 }

@@ -330,3 +330,87 @@ func TestListen(t *testing.T) {
 		}
 	})
 }
+
+// TestKeepAliveReceive checks the socket's request loop (conn.serveWhole):
+// after answering, a keep-alive connection waits for its next request
+// without first making a read that would find nothing, so whatever comes
+// after an answer must still be seen at once: the next request, the rest
+// of one split across two writes, the client's half-close. The idle
+// timeout is a minute, so a connection left waiting for an event that
+// never comes fails readAll's 5 s deadline instead of closing as idle.
+func TestKeepAliveReceive(t *testing.T) {
+	f := startFixture(t, func(c *wire.Config) { c.IdleTimeout = time.Minute })
+	sid := openSession(t, f, "alice")
+	ping := post(f, f.Tokens["alice"], pingBody, inSession(sid)...).Bytes()
+	closing := bytes.Replace(ping, []byte("\r\n\r\n"), []byte("\r\nConnection: close\r\n\r\n"), 1)
+	headEnd := bytes.Index(ping, []byte("\r\n\r\n")) + 4
+	type write struct {
+		bytes     []byte
+		halfClose bool // after the bytes
+		answered  bool // wait for one answer before the next write
+	}
+	cases := []struct {
+		name   string
+		writes []write
+		want   []int
+	}{
+		{"H-39/requests each sent after the last answer are answered on the kept connection",
+			[]write{{ping, false, true}, {ping, false, true}, {ping, false, true}, {closing, false, false}},
+			[]int{200, 200, 200, 200}},
+		{"H-39/a request and the half-close right after it: answered, then closed at once",
+			[]write{{ping, false, true}, {ping, true, false}},
+			[]int{200, 200}},
+		{"H-39/a half-close alone after an answer closes at once",
+			[]write{{ping, false, true}, {nil, true, false}},
+			[]int{200}},
+		{"H-41/a request split across writes is answered, and the whole one after it",
+			[]write{{ping[:headEnd], false, false}, {ping[headEnd:], false, true}, {closing, false, false}},
+			[]int{200, 200}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			nc := dial(t, f.Addr)
+			var got []int
+			for i, w := range tc.writes {
+				if i > 0 && !tc.writes[i-1].answered {
+					time.Sleep(50 * time.Millisecond) // lets the server read what came so far
+				}
+				if _, err := nc.Write(w.bytes); err != nil {
+					t.Fatal(err)
+				}
+				if w.halfClose {
+					nc.(*net.TCPConn).CloseWrite()
+				}
+				if w.answered {
+					got = append(got, readOne(t, nc).Status)
+				}
+			}
+			rest, _ := readAll(t, nc)
+			got = append(got, statuses(rest)...)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("statuses (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// readOne reads one response from nc, and no byte after it.
+func readOne(t *testing.T, nc net.Conn) *httpparse.Response {
+	t.Helper()
+	nc.SetReadDeadline(time.Now().Add(5 * time.Second))
+	var buf []byte
+	one := make([]byte, 1)
+	for {
+		resp, _, err := httpparse.ParseResponse(buf, false, false, httpparse.DefaultResponseLimits())
+		if err == nil {
+			return &resp
+		}
+		if err != httpparse.ErrNeedMore {
+			t.Fatalf("the answer does not parse: %v", err)
+		}
+		if _, err := nc.Read(one); err != nil {
+			t.Fatalf("reading the answer: %v", err)
+		}
+		buf = append(buf, one[0])
+	}
+}

@@ -28,24 +28,27 @@ import (
 //   - now is the request's start until it waited for the socket, a fresh
 //     reading after.
 //
-// A net.Conn that implements syscall.Conn gets the fast path below (a
-// TCP connection from Serve, or the fuzz target's socket pair): the idle
-// read takes a buffer only once bytes are there and lands them where they
-// are parsed, and a write the socket takes at once arms no deadline. Any
-// other net.Conn (the tests' in-memory ones) does both the plain way.
+// A net.Conn that implements syscall.Conn gets the fast path (a TCP
+// connection from Serve, or the fuzz target's socket pair): conn.serveWhole
+// serves the requests that arrive whole inside one RawConn.Read, whose
+// receive takes a buffer only once bytes are there, lands them where they
+// are parsed, and learns in the same system call whether the socket was
+// left empty, so that the connection then waits without a read that finds
+// nothing; a write the socket takes at once arms no deadline. Any other
+// net.Conn (the tests' in-memory ones) does both the plain way.
 type socket struct {
 	nc     net.Conn
 	cfg    *Config
 	spaces *sync.Pool // of *requestSpace
 	// raw reaches nc's socket; nil when nc is not one.
 	raw syscall.RawConn
-	// rawRead and rawWrite are what raw's Read and Write run, made once:
-	// a closure per call would be an allocation per read and per write.
-	// rawWrite writes rawOut; both leave their count in rawN.
-	rawRead, rawWrite func(fd uintptr) bool
-	rawOut            []byte
-	rawN              int
-	rawErr            error
+	// rawWrite is what raw's Write runs, made once: a closure per call
+	// would be an allocation per write. It writes rawOut and leaves its
+	// count in rawN.
+	rawWrite func(fd uintptr) bool
+	rawOut   []byte
+	rawN     int
+	rawErr   error
 
 	space *requestSpace
 	// filled is how many bytes of space.buf hold unparsed input.
@@ -61,6 +64,12 @@ type socket struct {
 	waited bool
 	// readDeadline is the read deadline armed last (armIdle, fill).
 	readDeadline time.Time
+	// drained says the last receive found the socket empty after the
+	// bytes it brought, in the same system call (conn.serveWhole).
+	drained bool
+	// lingering says an error answer was written: end half-closes and
+	// drains before it closes.
+	lingering bool
 	// idle is set while the connection waits for a request's first byte,
 	// the one wait Shutdown cuts short (wake).
 	idle atomic.Bool
@@ -70,7 +79,7 @@ func (s *socket) init(nc net.Conn, cfg *Config, spaces *sync.Pool) {
 	s.nc, s.cfg, s.spaces = nc, cfg, spaces
 	if sc, ok := nc.(syscall.Conn); ok {
 		if raw, err := sc.SyscallConn(); err == nil {
-			s.raw, s.rawRead, s.rawWrite = raw, s.readSocket, s.writeSocket
+			s.raw, s.rawWrite = raw, s.writeSocket
 		}
 	}
 }
@@ -104,30 +113,27 @@ const idleGranularity = 10 * time.Millisecond
 
 // readIdle reads the next request's first bytes into a request buffer and
 // reports whether any came; a read that brings no byte, whatever its
-// error, ends the connection. On a socket the buffer is held only while a
-// read is in progress and goes back to the pool while the socket has
-// nothing, so a waiting connection holds none, and the bytes land where
-// they are parsed: no copy, and no second read for a request that came
-// whole.
+// error, ends the connection. Sockets do this in conn.serveWhole instead,
+// through receive.
 func (s *socket) readIdle() bool {
-	if s.raw == nil {
-		s.takeSpace()
-		s.filled, _ = s.nc.Read(s.space.buf)
-	} else {
-		s.rawN = 0
-		s.raw.Read(s.rawRead)
-		s.filled = s.rawN
-	}
+	s.takeSpace()
+	s.filled, _ = s.nc.Read(s.space.buf)
 	s.idle.Store(false)
 	return s.filled > 0
 }
 
-// readSocket is one try of the idle read on the socket: false, and the
-// buffer back in the pool, while the socket has nothing.
-func (s *socket) readSocket(fd uintptr) bool {
+// receive is one try of a socket's read of the next request's first
+// bytes, from inside RawConn.Read: false, with the buffer back in the
+// pool, while the socket has nothing; else true with the bytes in the
+// buffer (none: the peer closed or the socket failed), and drained set
+// when the socket was found empty after them. The buffer is taken only
+// for the read itself, so a waiting connection holds none, and the bytes
+// land where they are parsed: no copy, and no second read for a request
+// that came whole.
+func (s *socket) receive(fd uintptr) bool {
 	s.takeSpace()
 	for {
-		n, err := syscall.Read(int(fd), s.space.buf)
+		n, drained, err := receiveDrained(int(fd), s.space)
 		switch err {
 		case syscall.EINTR:
 			continue
@@ -135,7 +141,7 @@ func (s *socket) readSocket(fd uintptr) bool {
 			s.releaseSpace()
 			return false // wait until the socket is readable
 		}
-		s.rawN = max(n, 0)
+		s.filled, s.drained = n, drained
 		return true
 	}
 }
@@ -266,6 +272,16 @@ func (s *socket) releaseSpace() {
 func (s *socket) release() {
 	s.filled = 0
 	s.releaseSpace()
+}
+
+// end ends the connection: after an error answer, half-closed and drained
+// first (closeGracefully); the space back in the pool; closed.
+func (s *socket) end() {
+	if s.lingering {
+		s.closeGracefully()
+	}
+	s.release()
+	s.nc.Close()
 }
 
 // closeGracefully half-closes and drains a bounded amount, so the client

@@ -1,0 +1,20 @@
+//go:build !(linux && (amd64 || arm64))
+
+package wire
+
+import "syscall"
+
+// receiveScratch is empty where receiveDrained makes a plain read.
+type receiveScratch struct{}
+
+// receiveDrained reads what the socket fd holds into sp.buf, which holds
+// no input. Without recvmmsg(2) it cannot learn in the same call whether
+// anything is left, so it never reports drained: the connection reads once
+// more before it waits, as the poller needs.
+func receiveDrained(fd int, sp *requestSpace) (n int, drained bool, err error) {
+	n, err = syscall.Read(fd, sp.buf)
+	if err != nil {
+		return 0, false, err
+	}
+	return n, false, nil
+}
