@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -24,8 +25,9 @@ import (
 )
 
 // BenchmarkE2E runs MCP round trips over real loopback sockets against
-// rawmcp, the net/http reference and the echo floor (echo_bench_test.go)
-// in the same run:
+// rawmcp, the net/http reference and the echo floor in its two forms
+// (echo_bench_test.go: echo reads as net.Conn does, echorecv as rawmcp
+// does) in the same run:
 //
 //	go test -run='^$' -bench=E2E -count=5 ./wire/ | tee e2e.txt
 //	benchstat e2e.txt
@@ -35,10 +37,10 @@ import (
 // the CPU time of this process in the measured window is the server's
 // alone. Each benchmark gives b.N requests to each server, in five rounds
 // that rotate which server goes first, so drift in the machine's load
-// falls on all three alike. A client keeps one request outstanding per
+// falls on all alike. A client keeps one request outstanding per
 // connection, all connections in one session.
 //
-// Per server (rawmcp, nethttp, echo): X-req/s is throughput, X-cpu-ns/req
+// Per server (rawmcp, nethttp, echo, echorecv): X-req/s is throughput, X-cpu-ns/req
 // the server's CPU time (user + system, getrusage) per request, X-allocs/req
 // and X-B/req its heap allocations. vs-X-req/s is rawmcp's throughput
 // divided by X's (higher is better), vs-X-cpu rawmcp's CPU per request
@@ -66,7 +68,7 @@ func BenchmarkE2E(b *testing.B) {
 
 const benchIdle = time.Minute
 
-var e2eOnly = flag.String("e2e.only", "", "BenchmarkE2E measures only this server (rawmcp, nethttp or echo), for profiles")
+var e2eOnly = flag.String("e2e.only", "", "BenchmarkE2E measures only this server (rawmcp, nethttp, echo or echorecv), for profiles")
 
 // benchMethod is one request kind of the benchmarks and the answer it must
 // get.
@@ -119,12 +121,13 @@ func benchPaired(b *testing.B, raw, ref benchServer, m benchMethod, conns, clien
 	// rawmcp's answer is what the floor sends back.
 	rawReq, rawResp := benchPrepare(b, raw, m, conns == 0)
 	refReq, _ := benchPrepare(b, ref, m, conns == 0)
-	echoAddr := startEcho(b, len(rawReq), rawResp)
+	echoAddr := startEcho(b, len(rawReq), rawResp, false)
+	echoRecvAddr := startEcho(b, len(rawReq), rawResp, true)
 	var targets []*e2eTarget
 	for _, t := range []struct {
 		name, addr string
 		req        []byte
-	}{{"rawmcp", raw.addr, rawReq}, {"nethttp", ref.addr, refReq}, {"echo", echoAddr, rawReq}} {
+	}{{"rawmcp", raw.addr, rawReq}, {"nethttp", ref.addr, refReq}, {"echo", echoAddr, rawReq}, {"echorecv", echoRecvAddr, rawReq}} {
 		if *e2eOnly != "" && *e2eOnly != t.name {
 			continue
 		}
@@ -203,7 +206,7 @@ func reportPaired(b *testing.B, targets []*e2eTarget) {
 	for _, t := range targets {
 		b.ReportMetric(t.reqPerSec(), t.name+"-req/s")
 		b.ReportMetric(t.cpuPerReq(), t.name+"-cpu-ns/req")
-		if t.name != "echo" {
+		if !strings.HasPrefix(t.name, "echo") {
 			b.ReportMetric(float64(t.mallocs)/float64(t.requests), t.name+"-allocs/req")
 			b.ReportMetric(float64(t.heap)/float64(t.requests), t.name+"-B/req")
 		}

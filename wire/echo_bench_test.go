@@ -3,6 +3,7 @@ package wire_test
 import (
 	"net"
 	"sync"
+	"syscall"
 	"testing"
 
 	"rawmcp/wire"
@@ -11,23 +12,30 @@ import (
 // echoServer is the floor of the end-to-end and memory benchmarks: a raw
 // socket server with nothing in the way. A connection goroutine reads into
 // a 1 KiB array and, for every reqLen bytes read, writes resp: a copy of
-// rawmcp's answer to the same request, so the floor moves the same bytes
-// through the same syscalls. It parses nothing, checks nothing and sets no
-// deadline; what rawmcp spends above it is HTTP, MCP, policy and bounds.
+// rawmcp's answer to the same request, so the floor moves the same bytes.
+// It parses nothing, checks nothing and sets no deadline.
+//
+// It comes in two forms. The plain one (serve) reads as net.Conn does,
+// until a read finds nothing, then waits: three system calls per
+// keep-alive request. The receiving one (serveReceiving) reads as rawmcp
+// does on a socket, one recvmmsg that also finds the socket empty, and
+// waits inside one RawConn.Read: two system calls per request, rawmcp's
+// own, so what rawmcp spends above it is HTTP, MCP, policy and bounds.
 type echoServer struct {
-	reqLen int
-	resp   []byte
+	reqLen    int
+	resp      []byte
+	receiving bool
 }
 
 // startEcho serves the floor on a fresh 127.0.0.1 port until the test
-// ends and returns its address.
-func startEcho(tb testing.TB, reqLen int, resp []byte) string {
+// ends and returns its address; receiving chooses the receiving form.
+func startEcho(tb testing.TB, reqLen int, resp []byte, receiving bool) string {
 	tb.Helper()
 	ln, err := wire.Listen("127.0.0.1:0")
 	if err != nil {
 		tb.Fatal(err)
 	}
-	e := &echoServer{reqLen: reqLen, resp: resp}
+	e := &echoServer{reqLen: reqLen, resp: resp, receiving: receiving}
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	open := map[net.Conn]struct{}{}
@@ -41,7 +49,11 @@ func startEcho(tb testing.TB, reqLen int, resp []byte) string {
 			open[nc] = struct{}{}
 			mu.Unlock()
 			wg.Go(func() {
-				e.serve(nc)
+				if e.receiving {
+					e.serveReceiving(nc)
+				} else {
+					e.serve(nc)
+				}
 				mu.Lock()
 				delete(open, nc)
 				mu.Unlock()
@@ -75,4 +87,35 @@ func (e *echoServer) serve(nc net.Conn) {
 			return
 		}
 	}
+}
+
+func (e *echoServer) serveReceiving(nc net.Conn) {
+	defer nc.Close()
+	raw, err := nc.(syscall.Conn).SyscallConn()
+	if err != nil {
+		return
+	}
+	recv := wire.NewReceiver(1 << 10)
+	pending, drained := 0, false
+	raw.Read(func(fd uintptr) bool {
+		for {
+			if drained {
+				drained = false
+				return false // the next byte raises the event the wait returns on
+			}
+			got, left, err := recv.Receive(fd)
+			switch {
+			case err == syscall.EAGAIN:
+				return false
+			case err != nil || len(got) == 0:
+				return true
+			}
+			drained = left
+			for pending += len(got); pending >= e.reqLen; pending -= e.reqLen {
+				if _, err := nc.Write(e.resp); err != nil {
+					return true
+				}
+			}
+		}
+	})
 }

@@ -325,7 +325,7 @@ func TestMemoryServerChild(t *testing.T) {
 	case "nethttp":
 		addr.Addr, addr.Token = startReferenceWith(t, benchTableConfig(), time.Minute)
 	case "echo":
-		addr.Addr = startEcho(t, spec.EchoRequestLen, spec.EchoResponse)
+		addr.Addr = startEcho(t, spec.EchoRequestLen, spec.EchoResponse, false)
 	default:
 		t.Fatalf("unknown server %q", spec.Server)
 	}
