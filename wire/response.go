@@ -48,15 +48,55 @@ func seal(resp *response) {
 	}
 }
 
-// statusText holds the reason phrases rawmcp emits.
-var statusText = map[int]string{
-	100: "Continue", 200: "OK", 202: "Accepted", 204: "No Content",
-	400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
-	405: "Method Not Allowed", 406: "Not Acceptable", 408: "Request Timeout",
-	411: "Length Required", 413: "Content Too Large", 414: "URI Too Long",
-	415: "Unsupported Media Type", 417: "Expectation Failed",
-	431: "Request Header Fields Too Large", 500: "Internal Server Error",
-	501: "Not Implemented", 503: "Service Unavailable", 505: "HTTP Version Not Supported",
+// statusText is the reason phrase of each status rawmcp emits, "" for
+// any other. A switch, not a map: it is on every answer's path, and a
+// map lookup hashes.
+func statusText(status int) string {
+	switch status {
+	case 100:
+		return "Continue"
+	case 200:
+		return "OK"
+	case 202:
+		return "Accepted"
+	case 204:
+		return "No Content"
+	case 400:
+		return "Bad Request"
+	case 401:
+		return "Unauthorized"
+	case 403:
+		return "Forbidden"
+	case 404:
+		return "Not Found"
+	case 405:
+		return "Method Not Allowed"
+	case 406:
+		return "Not Acceptable"
+	case 408:
+		return "Request Timeout"
+	case 411:
+		return "Length Required"
+	case 413:
+		return "Content Too Large"
+	case 414:
+		return "URI Too Long"
+	case 415:
+		return "Unsupported Media Type"
+	case 417:
+		return "Expectation Failed"
+	case 431:
+		return "Request Header Fields Too Large"
+	case 500:
+		return "Internal Server Error"
+	case 501:
+		return "Not Implemented"
+	case 503:
+		return "Service Unavailable"
+	case 505:
+		return "HTTP Version Not Supported"
+	}
+	return ""
 }
 
 // JSON-RPC codes of the constant error bodies beside jsonrpc.Code*: -32000
@@ -70,7 +110,7 @@ const (
 // errorBody returns the constant body of an error answer: a JSON-RPC error
 // without id (T-05, T-13). It never contains request bytes.
 func errorBody(status, code int) []byte {
-	msg := statusText[status]
+	msg := statusText(status)
 	switch {
 	case status == 406:
 		// H-46: name the representations that are available.
@@ -123,7 +163,7 @@ func appendResponse(dst []byte, r *response, date []byte) []byte {
 	dst = append(dst, "HTTP/1.1 "...)
 	dst = strconv.AppendInt(dst, int64(r.status), 10)
 	dst = append(dst, ' ')
-	dst = append(dst, statusText[r.status]...)
+	dst = append(dst, statusText(r.status)...)
 	dst = append(dst, "\r\nDate: "...)
 	dst = append(dst, date...)
 	dst = append(dst, "\r\nCache-Control: no-store\r\n"...)

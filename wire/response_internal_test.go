@@ -55,3 +55,25 @@ func TestDateFormat(t *testing.T) {
 		t.Errorf("next second = %q", got)
 	}
 }
+
+// TestStatusText: every status rawmcp emits has its reason phrase of RFC
+// 9110 §15 (413 and 414 with their current names), and any other has none.
+func TestStatusText(t *testing.T) {
+	want := map[int]string{
+		100: "Continue", 200: "OK", 202: "Accepted", 204: "No Content",
+		400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
+		405: "Method Not Allowed", 406: "Not Acceptable", 408: "Request Timeout",
+		411: "Length Required", 413: "Content Too Large", 414: "URI Too Long",
+		415: "Unsupported Media Type", 417: "Expectation Failed",
+		431: "Request Header Fields Too Large", 500: "Internal Server Error",
+		501: "Not Implemented", 503: "Service Unavailable", 505: "HTTP Version Not Supported",
+		201: "", 302: "", 418: "", 502: "",
+	}
+	got := map[int]string{}
+	for status := range want {
+		got[status] = statusText(status)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("reason phrases (-want +got):\n%s", diff)
+	}
+}
