@@ -1,0 +1,160 @@
+package probe
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// eraGroup is the boundary between the revisions: what a client that
+// speaks both sees from a 2025-11-25 server (L-01, L-02). V2-31, what a
+// 2025-11-25 client sees from a 2026-07-28 server, is in the V2 group.
+var eraGroup = group{Group{"L", "Era boundary (2025-11-25 and 2026-07-28)"}, []*Check{&l01, &l02}}
+
+// modernCodes are the JSON-RPC codes a client reads as "a modern server
+// refused this request" (Transports 2026-07-28 §Backward Compatibility).
+var modernCodes = []int{codeHeaderMismatch, codeMissingCapability, codeUnsupportedVersion}
+
+// L-01: a 2025-11-25 server refuses a modern request in a way that lets a
+// dual-era client fall back to initialize.
+var l01 = Check{ID: "L-01", Level: Must, Source: "MCP 2025-11-25 Transports §Protocol Version Header (\"invalid or unsupported … MUST respond with 400\"); 2026-07-28 Transports §Backward Compatibility; Versioning §Compatibility matrix", Needs: NeedLegacy,
+	Line:   "A modern request refused so that clients fall back",
+	Sends:  "server/discover and tools/list as a 2026-07-28 client sends them (skips where server/discover is served: the target speaks both)",
+	Passes: "400 to each, its body empty, not JSON, or a JSON-RPC error whose code is none of -32020, -32021, -32022 (-32022 naming only legacy versions passes); 404 with -32601, 401 or 403 to the valid token, 5xx or a served request fail",
+	run:    runL01}
+
+func runL01(t *checkRun) outcome {
+	var parts []string
+	for _, method := range []string{"server/discover", "tools/list"} {
+		req, id := t.modernRequest(method, "")
+		r := t.send(method+" as a "+modernVersion+" client", req.Bytes(), toResponse, 0)
+		if o := t.unjudgeable(r); o != nil {
+			return *o
+		}
+		if method == "server/discover" && supportsModern(r, id) {
+			return t.skip("server/discover is served: the target speaks %s too, and a dual-era client stays modern", modernVersion)
+		}
+		e := r.errorOf()
+		want := "400 without a modern error code"
+		switch {
+		case r.status() == 404 && e.Found && e.Code == codeMethodNotFound:
+			return t.unmet("%s answered 404 with -32601: a dual-era client reads that as a modern server's unknown method and never falls back to initialize", method).with(want, r.said())
+		case r.isResult(id) || is2xx(r.status()):
+			return t.unmet("%s %s: an unsupported MCP-Protocol-Version gets 400 (2025-11-25 Transports), and a client cannot tell it served the request by the old rules", method, r.describe()).with(want, r.said())
+		case r.status() == 401 || r.status() == 403:
+			return t.unmet("%s answered %d to the run's valid token: a dual-era client takes it for an auth failure and never falls back", method, r.status()).with(want, r.said())
+		case r.status() != 400:
+			return t.unmet("%s %s: an unsupported MCP-Protocol-Version gets 400 (2025-11-25 Transports)", method, r.describe()).with(want, r.said())
+		case e.Found && e.Code == codeUnsupportedVersion && !supportedIsModern(e.Data):
+			parts = append(parts, method+" answered 400 with -32022 naming only legacy versions")
+		case e.Found && containsInt(modernCodes, e.Code):
+			return t.unmetAt(Informational, "%s answered 400 with %d, a modern error code: a dual-era client stays modern and never falls back", method, e.Code).with(want, r.said())
+		default:
+			parts = append(parts, method+" "+r.describe())
+		}
+	}
+	return t.pass("%s: a dual-era client falls back to initialize", strings.Join(parts, "; "))
+}
+
+// supportedIsModern: an UnsupportedProtocolVersionError's data lists a
+// 2026-07-28 or later version, so a client retries with it.
+func supportedIsModern(data json.RawMessage) bool {
+	var d struct {
+		Supported []string `json:"supported"`
+	}
+	json.Unmarshal(data, &d)
+	for _, v := range d.Supported {
+		if v >= modernVersion {
+			return true
+		}
+	}
+	return false
+}
+
+func containsInt(list []int, n int) bool {
+	for _, x := range list {
+		if x == n {
+			return true
+		}
+	}
+	return false
+}
+
+// L-02: the legacy path works after the modern requests were refused.
+var l02 = Check{ID: "L-02", Level: Must, Source: "MCP 2025-11-25 Lifecycle; 2026-07-28 Versioning §Compatibility matrix (dual-era client, legacy server: works)", Needs: NeedLegacy,
+	Line:     "The fallback to initialize works",
+	Sends:    "server/discover as a 2026-07-28 client, then initialize, notifications/initialized and a list method (or ping) on the session",
+	Passes:   "a result to the list method",
+	Sessions: 1, run: runL02}
+
+func runL02(t *checkRun) outcome {
+	req, _ := t.modernRequest("server/discover", "")
+	first := t.send("server/discover as a "+modernVersion+" client", req.Bytes(), toResponse, 0)
+	if o := t.unjudgeable(first); o != nil {
+		return *o
+	}
+	s, o := t.openAny()
+	if o != nil {
+		return t.unmet("after the modern request %s", o.reason).with("a session", o.reason)
+	}
+	method := "ping"
+	if len(t.p.listMethods) > 0 {
+		method = t.p.listMethods[0]
+	}
+	body, id := rpc(method, "")
+	r := t.postOn(method+" on the fallback session", s, body)
+	if o := t.unjudgeable(r); o != nil {
+		return *o
+	}
+	if !r.isResult(id) {
+		return t.unmet("after the fallback, %s %s", method, r.describe()).with("a result", r.said())
+	}
+	return t.pass("server/discover %s; initialize, then %s served", first.describe(), method)
+}
+
+// V2-31: a modern-only server names its versions to a legacy initialize.
+var v231 = Check{ID: "V2-31", Level: Should, Source: "MCP 2026-07-28 Versioning §Backward Compatibility (\"SHOULD name the protocol versions it supports in any error it returns to an initialize request\")", Needs: NeedModern,
+	Line:     "A legacy initialize learns the supported versions",
+	Sends:    "initialize as a 2025-11-25 client sends it (no MCP-Protocol-Version, no _meta)",
+	Passes:   "an InitializeResult (the target speaks both), or an error naming a version server/discover lists (data.supported or the message)",
+	Sessions: 1, run: runV231}
+
+func runV231(t *checkRun) outcome {
+	base, baseID, o := t.control("server/discover", "")
+	if o != nil {
+		return *o
+	}
+	var disc discoverResult
+	var served []string
+	base.resultOf(baseID, &disc)
+	json.Unmarshal(disc.SupportedVersions, &served)
+	body, id := initializeBody(protocolVersion)
+	r := t.send("initialize as a "+protocolVersion+" client", t.request("POST", nil, body).Bytes(), toResponse, 0)
+	if o := t.unjudgeable(r); o != nil {
+		return *o
+	}
+	if r.isResult(id) {
+		return t.pass("initialize served: the target speaks %s too", protocolVersion)
+	}
+	var d struct {
+		Supported []string `json:"supported"`
+	}
+	e := r.errorOf()
+	json.Unmarshal(e.Data, &d)
+	for _, v := range d.Supported {
+		if contains(served, v) {
+			return t.pass("initialize %s naming %s in data.supported", r.describe(), strings.Join(d.Supported, ", "))
+		}
+	}
+	text := ""
+	if r.resp != nil {
+		text = string(r.resp.Body)
+	}
+	for _, v := range served {
+		if strings.Contains(text, strconv.Quote(v)[1:len(v)+1]) {
+			return t.pass("initialize %s naming %s", r.describe(), v)
+		}
+	}
+	return t.unmet("initialize %s naming none of the versions server/discover lists: a 2025-11-25 client cannot tell its user what to upgrade to", r.describe()).
+		with("an error naming "+strings.Join(served, ", "), r.said())
+}
