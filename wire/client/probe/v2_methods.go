@@ -233,5 +233,5 @@ func runV227(t *checkRun) outcome {
 	if len(faults) > 0 {
 		return t.unmet("tools/list's result: %s", joinAnd(faults)).with("a complete, cacheable result", joinAnd(faults))
 	}
-	return t.pass("a complete result with %d tools and caching hints", len(tools))
+	return t.pass("a complete result with %s and caching hints", plural(len(tools), "tool"))
 }
