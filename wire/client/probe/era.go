@@ -20,7 +20,7 @@ var modernCodes = []int{codeHeaderMismatch, codeMissingCapability, codeUnsupport
 var l01 = Check{ID: "L-01", Level: Must, Source: "MCP 2025-11-25 Transports §Protocol Version Header (\"invalid or unsupported … MUST respond with 400\"); 2026-07-28 Transports §Backward Compatibility; Versioning §Compatibility matrix", Needs: NeedLegacy,
 	Line:   "A modern request refused so that clients fall back",
 	Sends:  "server/discover and tools/list as a 2026-07-28 client sends them (skips where server/discover is served: the target speaks both)",
-	Passes: "400 to each, its body empty, not JSON, or a JSON-RPC error whose code is none of -32020, -32021, -32022 (-32022 naming only legacy versions passes); 404 with -32601, 401 or 403 to the valid token, 5xx or a served request fail",
+	Passes: "400 to each, with no body, no JSON, or a JSON-RPC error none of -32020, -32021, -32022 (a -32022 naming only legacy versions passes); 404 with -32601, 401, 403, 5xx or a 2xx fail",
 	run:    runL01}
 
 func runL01(t *checkRun) outcome {

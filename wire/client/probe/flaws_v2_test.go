@@ -258,6 +258,16 @@ var v2Flaws = []modernFlaw{
 			}
 			return nil
 		}}}},
+	{flawCase: flawCase{check: "V2-31", name: "a legacy initialize refused with a plain 400 by a modern-only server", want: probe.Warn, says: "naming none of the versions",
+		// Without initialize the reference speaks 2026-07-28 only, so
+		// the checks that need the legacy path skip.
+		also: map[string]probe.Verdict{"L-02": probe.Skip},
+		flaw: flaw{request: func(_ *flawProxy, r *proxied) []byte {
+			if _, method, _ := bodyOf(r); method == "initialize" && !bytes.Contains(r.body, []byte(modernClaim)) {
+				return answer("400 Bad Request", "text/plain; charset=utf-8", "Bad Request\n")
+			}
+			return nil
+		}}}},
 	{legacy: true, flawCase: flawCase{check: "L-01", name: "server/discover answered 404 with -32601 by a legacy server", want: probe.Fail, says: "answered 404 with -32601",
 		flaw: flaw{request: func(_ *flawProxy, r *proxied) []byte {
 			if r.get("Mcp-Method") == "server/discover" {

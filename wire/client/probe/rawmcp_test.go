@@ -103,7 +103,8 @@ func reasons(rep *probe.Report) string {
 // and of the deployment group, the TLS checks skip (an http URL on
 // loopback has no TLS and no cleartext twin), DP-07 skips (rawmcp ends
 // each GET stream at once, so no hop holding streams could be told
-// apart), and DP-12 reports no CORS at all.
+// apart), DP-12 reports no CORS at all, and the V2 group skips (rawmcp
+// serves no server/discover).
 func rawmcpVerdicts() map[string]probe.Verdict {
 	want := map[string]probe.Verdict{}
 	for _, c := range probe.Catalogue() {
@@ -114,6 +115,13 @@ func rawmcpVerdicts() map[string]probe.Verdict {
 		want[id] = probe.Skip
 	}
 	want["DP-12"] = probe.Info
+	// rawmcp speaks 2025-11-25 only: the modern checks skip, the era
+	// checks pass (a modern request gets the fallback signal).
+	for _, c := range probe.Catalogue() {
+		if c.Group == "V2" {
+			want[c.ID] = probe.Skip
+		}
+	}
 	return want
 }
 

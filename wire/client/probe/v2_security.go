@@ -105,8 +105,8 @@ func dedupe(list []string) []string {
 // V2-30: the resource-server boundary on modern requests.
 var v230 = Check{ID: "V2-30", Level: Must, Source: "MCP 2026-07-28 Authorization §Token Handling (401 for invalid tokens: MUST; scope in the challenge: SHOULD; no offline_access: SHOULD NOT); Authorization Server Discovery (resource_metadata or well-known: MUST; authorization_servers: MUST)", Needs: NeedModern,
 	Line:   "Modern requests need a token",
-	Sends:  "server/discover without a token, then with Bearer rawmcp-invalid; the metadata the challenge names (or the well-known paths), without a token",
-	Passes: "401 to both with a Bearer challenge; metadata found with a non-empty authorization_servers (MUST); scope in the challenge (SHOULD); no offline_access in it or in scopes_supported (SHOULD NOT)",
+	Sends:  "server/discover without a token and with Bearer rawmcp-invalid; GET the metadata the challenge names (or the well-known paths)",
+	Passes: "401 to both with a Bearer challenge; metadata with authorization_servers (MUST); scope in the challenge (SHOULD); no offline_access (SHOULD NOT)",
 	run:    runV230}
 
 func runV230(t *checkRun) outcome {
