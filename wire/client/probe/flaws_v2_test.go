@@ -244,13 +244,17 @@ var v2Flaws = []modernFlaw{
 		flaw: onMethod("tools/list", replacing(`,"cacheScope":"public"`, ""))}},
 	{flawCase: flawCase{check: "V2-28", name: "a request on a tool call's stream", want: probe.Fail, says: "a request on a response stream",
 		flaw: flaw{response: func(_ *flawProxy, r *proxied, ans []byte) []byte {
-			if field(ans, "Content-Type") != "text/event-stream" {
+			if r.get("Mcp-Method") != "tools/call" || field(ans, "Content-Type") != "text/event-stream" {
 				return ans
 			}
 			return withBody(ans, func(b []byte) []byte {
 				return append([]byte(`data: {"jsonrpc":"2.0","id":"srv-1","method":"sampling/createMessage","params":{}}`+"\n\n"), b...)
 			})
 		}}}},
+	{flawCase: flawCase{check: "V2-29", name: "a subscription acknowledged without its id", want: probe.Fail, says: "not the listen request's id",
+		flaw: onMethod("subscriptions/listen", func(b []byte) []byte {
+			return regexp.MustCompile(`"io.modelcontextprotocol/subscriptionId":\d+`).ReplaceAll(b, []byte(`"io.modelcontextprotocol/subscriptionId":"sub-1"`))
+		})}},
 	{flawCase: flawCase{check: "V2-30", name: "an invalid token served on a modern request", want: probe.Fail, says: "no token or an invalid one gets 401",
 		flaw: flaw{request: func(_ *flawProxy, r *proxied) []byte {
 			if isModern(r) && r.get("Authorization") == "Bearer rawmcp-invalid" {

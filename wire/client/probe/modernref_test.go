@@ -15,7 +15,8 @@ import (
 // written with net/http as a test may: what the probe must find correct.
 // It validates in the order of the official suite's own mock server
 // (missing version header, then _meta, then header against _meta, then
-// the version, then the standard headers, then the method), answers
+// the version, then the standard headers, then the method), acknowledges
+// a subscriptions/listen for tool list changes (and ends it), answers
 // GET and DELETE with 405 and Allow, refuses a foreign Origin with 403
 // and a foreign Host with 421, accepts notifications with 202, and with a
 // token set is a resource server: 401 with resource_metadata, Protected
@@ -142,7 +143,7 @@ func (h *refHandler) serveModern(w http.ResponseWriter, msg refMessage, fail fun
 	switch msg.Method {
 	case "server/discover":
 		versions := `["` + refVersion + `"]`
-		writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+string(msg.ID)+`,"result":{"supportedVersions":`+versions+`,"capabilities":{"tools":{}},`+cacheable+`}}`)
+		writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+string(msg.ID)+`,"result":{"supportedVersions":`+versions+`,"capabilities":{"tools":{"listChanged":true}},`+cacheable+`}}`)
 	case "tools/list":
 		writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+string(msg.ID)+`,"result":{"tools":[{"name":"`+refTool+`","inputSchema":{"type":"object"}}],`+cacheable+`}}`)
 	case "tools/call":
@@ -156,6 +157,16 @@ func (h *refHandler) serveModern(w http.ResponseWriter, msg refMessage, fail fun
 		w.WriteHeader(200)
 		io.WriteString(w, `data: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"x","progress":1}}`+"\n\n")
 		io.WriteString(w, `data: {"jsonrpc":"2.0","id":`+string(msg.ID)+`,"result":{"content":[{"type":"text","text":"echo"}],`+complete+`}}`+"\n\n")
+	case "subscriptions/listen":
+		// Acknowledged, then ended at once with the completion result a
+		// server sends when it closes a subscription itself: nothing
+		// changes in the reference, so the stream has nothing more.
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("X-Accel-Buffering", "no")
+		w.WriteHeader(200)
+		io.WriteString(w, `data: {"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":`+string(msg.ID)+`},"notifications":{"toolsListChanged":true}}}`+"\n\n")
+		io.WriteString(w, `data: {"jsonrpc":"2.0","id":`+string(msg.ID)+`,"result":{`+complete+`}}`+"\n\n")
 	default:
 		fail(404, -32601, "method not found", "")
 	}

@@ -19,7 +19,7 @@ import (
 var v2Group = group{Group{"V2", "MCP 2026-07-28 (modern)"}, []*Check{
 	&v201, &v202, &v203, &v204, &v205, &v206, &v207, &v208, &v209, &v210,
 	&v211, &v212, &v213, &v214, &v215, &v216, &v217, &v218, &v219, &v220,
-	&v221, &v222, &v223, &v224, &v225, &v226, &v227, &v228, &v230, &v231,
+	&v221, &v222, &v223, &v224, &v225, &v226, &v227, &v228, &v229, &v230, &v231,
 }}
 
 // The JSON-RPC codes of MCP 2026-07-28 (Basic §Error codes).
