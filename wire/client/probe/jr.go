@@ -18,8 +18,12 @@ var jrGroup = group{Group{"JR", "JSON-RPC"}, []*Check{&jr01, &jr02, &jr03, &jr04
 const unknownMethod = "rawmcp-probe/no-such-method"
 
 // JR-01: a batch is refused, whether or not the version header is there
-// (a server may check the version before the body, or after).
-var jr01 = Check{ID: "JR-01", Level: Must, Source: "MCP Transports §Sending 3 (one message per POST)", Rule: rule.OneMessagePerPost, Needs: NeedLegacy,
+// (a server may check the version before the body, or after). The rule
+// binds the client ("The body of the POST request MUST be a single
+// JSON-RPC request, notification, or response"): a server that answers a
+// batch breaks no rule of its own, so refusing one is hardening.
+var jr01 = Check{ID: "JR-01", Level: Hardening, Source: "MCP Transports §Sending 3 (one message per POST)", Rule: rule.OneMessagePerPost, Needs: NeedLegacy,
+	Section: "MCP Transports 2025-11-25 §Sending messages to the server", Keyword: "MUST", Binds: Client,
 	Line:     "Batches refused",
 	Sends:    "the batch [ping, ping] on a live session, with and without MCP-Protocol-Version",
 	Passes:   "400 to both",
@@ -214,8 +218,12 @@ func runJR07(t *checkRun) outcome {
 	return t.pass("answered %d; the server still answers", r.status())
 }
 
-// JR-08: truncated JSON and invalid UTF-8 cannot be parsed: 400.
-var jr08 = Check{ID: "JR-08", Level: Must, Source: "MCP Transports (UTF-8 JSON-RPC)", Rule: rule.UTF8Body, Needs: NeedLegacy,
+// JR-08: truncated JSON and invalid UTF-8 cannot be parsed: 400. RFC 8259
+// §8.1 binds the sender ("JSON text exchanged between systems ... MUST be
+// encoded using UTF-8"): a server that reads a broken body breaks no rule
+// of its own, so refusing one is hardening.
+var jr08 = Check{ID: "JR-08", Level: Hardening, Source: "MCP Transports (UTF-8 JSON-RPC)", Rule: rule.UTF8Body, Needs: NeedLegacy,
+	Section: "RFC 8259 §8.1", Keyword: "MUST", Binds: Client,
 	Line:     "Broken JSON refused",
 	Sends:    "truncated JSON, then a ping with invalid UTF-8 in its params",
 	Passes:   "400 to both (a missing -32700 noted)",

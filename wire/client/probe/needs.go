@@ -88,8 +88,9 @@ func (l *lazyNeed) decide(ctx context.Context, p *prober, ask func(*checkRun) st
 	return l.why
 }
 
-// runnerCheck names the runner's own exchanges in the trace.
-var runnerCheck = Check{ID: "runner"}
+// runnerCheck names the runner's own exchanges in the trace; it is no
+// catalogue check.
+var runnerCheck = func() (c Check) { c.ID = "runner"; return c }()
 
 // decideMetadata: is there Protected Resource Metadata where a client
 // looks for it? Served without a token, or refused for the lack of one

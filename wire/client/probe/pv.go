@@ -30,7 +30,7 @@ var pv01 = Check{ID: "PV-01", Level: Must, Source: "MCP Transports §Protocol ve
 	Line:     "A past version refused",
 	Sends:    "a ping on a live session with MCP-Protocol-Version: 1999-01-01",
 	Passes:   "400",
-	Sessions: 1, run: runPV01}
+	Sessions: 1, Opens: 1, run: runPV01}
 
 func runPV01(t *checkRun) outcome {
 	return t.badVersion("1999-01-01")
@@ -41,7 +41,7 @@ var pv03 = Check{ID: "PV-03", Level: Must, Source: "MCP Transports §Protocol ve
 	Line:     "A malformed version refused",
 	Sends:    "a ping on a live session with MCP-Protocol-Version: garbage",
 	Passes:   "400",
-	Sessions: 1, run: runPV03}
+	Sessions: 1, Opens: 1, run: runPV03}
 
 func runPV03(t *checkRun) outcome {
 	return t.badVersion("garbage")
