@@ -388,6 +388,11 @@ func probeList(stdout io.Writer, only []string) int {
 	// Select leaves PRE-01 out (Run always runs it); -list shows it when
 	// named.
 	selected["PRE-01"] = len(only) == 0 || slices.Contains(only, "PRE-01") || slices.Contains(only, "PRE")
+	// The needs column is as wide as the widest needs of the catalogue.
+	width := 0
+	for _, c := range probe.Catalogue() {
+		width = max(width, len(c.Needs.String()))
+	}
 	var b strings.Builder
 	for _, g := range probe.Groups {
 		b.WriteString(g.Title + "\n")
@@ -395,7 +400,7 @@ func probeList(stdout io.Writer, only []string) int {
 			if c.Group != g.Code || !selected[c.ID] {
 				continue
 			}
-			fmt.Fprintf(&b, "  %-6s %-6s %-5s %s\n", c.ID, c.Level, c.Needs, c.Line)
+			fmt.Fprintf(&b, "  %-6s %-6s %-*s %s\n", c.ID, c.Level, width, c.Needs, c.Line)
 			if len(only) > 0 {
 				fmt.Fprintf(&b, "         source: %s; rule: %s\n", c.Source, orNone(string(c.Rule)))
 				b.WriteString(wrap("sends: "+c.Sends, 9, 88))
