@@ -23,6 +23,11 @@ type checkRun struct {
 	p     *prober
 	check *Check
 
+	// session is the first of sessions, the ones the runner opened for
+	// the check (Check.Opens).
+	session  *session
+	sessions []*session
+
 	exchanges []Exchange
 	created   []*session // sessions the target issued during the check
 	trace     strings.Builder
@@ -133,12 +138,12 @@ func (p *prober) roundTrip(ctx context.Context, raw []byte, until readUntil, win
 	// The head has the whole timeout; a window bounds the body only, from
 	// the head's arrival, so a slow machine does not turn a stream's
 	// window into a missing answer.
-	s, err := c.ReadStream(isHEAD(raw), start.Add(p.timeout()), enough(toHead))
+	s, err := c.ReadStream(isHEAD(raw), within(ctx, start.Add(p.timeout())), enough(toHead))
 	if err == nil && !s.Ended {
 		if window <= 0 {
 			window = p.timeout()
 		}
-		err = s.More(time.Now().Add(window), enough(until))
+		err = s.More(within(ctx, time.Now().Add(window)), enough(until))
 	}
 	r.elapsed = time.Since(start)
 	if err != nil {
@@ -155,6 +160,15 @@ func (p *prober) roundTrip(ctx context.Context, raw []byte, until readUntil, win
 		}
 	}
 	return r
+}
+
+// within is deadline, or ctx's deadline when that comes first: no
+// exchange outlasts the run's budget.
+func within(ctx context.Context, deadline time.Time) time.Time {
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		return d
+	}
+	return deadline
 }
 
 func (r *reply) close() {
@@ -237,7 +251,7 @@ func (t *checkRun) readOn(r *reply, window time.Duration) {
 func (t *checkRun) feed(step string, raw []byte, piece int, pause, window time.Duration) (*reply, client.Feeding) {
 	c := client.New(t.p.target.Dial)
 	c.Dialer = t.p.dialer
-	f := c.Feed(raw, piece, pause, time.Now().Add(window))
+	f := c.Feed(raw, piece, pause, within(t.ctx, time.Now().Add(window)))
 	r := &reply{err: f.Err, elapsed: f.Elapsed}
 	if f.Stream != nil {
 		r.resp, r.ended, r.stream, r.raw = &f.Stream.Response, f.Stream.Ended, f.Stream, f.Stream.Raw

@@ -364,3 +364,61 @@ func TestEachModernFlawFailsItsCheck(t *testing.T) {
 		})
 	}
 }
+
+// TestRevisionsReported: the preflight finds which revisions a target
+// speaks, the report says them, and a check needing the other revision
+// skips saying so: rawmcp speaks 2025-11-25 only, the reference both or,
+// without its legacy path, 2026-07-28 only, where every V2 check passes
+// and the era checks, which need a 2025-11-25 server, skip.
+func TestRevisionsReported(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		target    func(t *testing.T) string
+		revisions []string
+		skips     map[string]string // check → the start of its skip reason
+	}{
+		{"rawmcp", func(t *testing.T) string { return startRawmcp(t).Addr }, []string{"2025-11-25"}, v2Skips("needs a target that speaks MCP 2026-07-28")},
+		{"the dual-era reference", func(t *testing.T) string { return startModernRef(t, modernRef{token: alice, legacy: true}) }, []string{"2025-11-25", "2026-07-28"},
+			map[string]string{"L-01": "server/discover is served"}},
+		{"the modern-only reference", func(t *testing.T) string { return startModernRef(t, modernRef{token: alice}) }, []string{"2026-07-28"},
+			map[string]string{"L-01": "needs a target that speaks MCP 2025-11-25", "L-02": "needs a target that speaks MCP 2025-11-25"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			rep := run(t, tt.target(t), probe.Options{Token: alice, Strict: true, Only: []string{"V2", "L"}})
+			if diff := cmp.Diff(tt.revisions, rep.Revisions); diff != "" {
+				t.Errorf("revisions (-want +got):\n%s", diff)
+			}
+			for _, res := range rep.Results {
+				prefix, skips := tt.skips[res.Check.ID]
+				switch {
+				case skips && (res.Verdict != probe.Skip || !strings.HasPrefix(res.Reason, prefix)):
+					t.Errorf("%s %s: %s; want a skip starting %q", res.Check.ID, res.Verdict, res.Reason, prefix)
+				case !skips && res.Verdict != probe.Pass:
+					t.Errorf("%s %s: %s; want a pass", res.Check.ID, res.Verdict, res.Reason)
+				}
+			}
+			var doc struct {
+				Revisions []string `json:"revisions"`
+			}
+			var b bytes.Buffer
+			rep.WriteJSON(&b)
+			if err := json.Unmarshal(b.Bytes(), &doc); err != nil || !slicesEqual(doc.Revisions, tt.revisions) {
+				t.Errorf("-json revisions %v (%v), want %v", doc.Revisions, err, tt.revisions)
+			}
+		})
+	}
+}
+
+func slicesEqual(a, b []string) bool { return strings.Join(a, ",") == strings.Join(b, ",") }
+
+// v2Skips is every V2 check skipping with reason.
+func v2Skips(reason string) map[string]string {
+	out := map[string]string{}
+	for _, c := range probe.Catalogue() {
+		if c.Group == "V2" {
+			out[c.ID] = reason
+		}
+	}
+	return out
+}

@@ -23,7 +23,8 @@ import (
 // Resource Metadata at the well-known path. With legacy it also speaks
 // 2025-11-25, statelessly (a dual-era server): a request without a
 // modern claim (no 2026-07-28 header, no _meta version) is served by the
-// old rules, initialize included.
+// old rules, initialize included; without legacy, initialize gets 400
+// with -32022 naming the version it speaks.
 type modernRef struct {
 	token  string // "" for none
 	legacy bool
@@ -101,9 +102,24 @@ func (h *refHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	header := r.Header.Get("MCP-Protocol-Version")
 	claim, claimed := msg.meta()[refMetaVersion]
-	if h.cfg.legacy && header != refVersion && !claimed {
-		h.serveLegacy(w, msg)
-		return
+	if header != refVersion && !claimed {
+		if h.cfg.legacy {
+			h.serveLegacy(w, msg)
+			return
+		}
+		if msg.Method == "initialize" {
+			// A 2025-11-25 client learns what to upgrade to (Versioning
+			// §Backward Compatibility: SHOULD).
+			var p struct {
+				ProtocolVersion json.RawMessage `json:"protocolVersion"`
+			}
+			json.Unmarshal(msg.Params, &p)
+			if p.ProtocolVersion == nil {
+				p.ProtocolVersion = json.RawMessage(`null`)
+			}
+			writeJSON(w, 400, `{"jsonrpc":"2.0","id":`+string(msg.ID)+`,"error":{"code":-32022,"message":"unsupported protocol version","data":{"supported":["`+refVersion+`"],"requested":`+string(p.ProtocolVersion)+`}}}`)
+			return
+		}
 	}
 	if msg.ID == nil {
 		w.WriteHeader(http.StatusAccepted)

@@ -231,6 +231,7 @@ func cacheableFaults(resultType *string, ttl json.RawMessage, scope *string) []s
 
 // V2-01: server/discover answers with a DiscoverResult.
 var v201 = Check{ID: "V2-01", Level: Must, Source: "MCP 2026-07-28 server/discover (\"Servers MUST implement it\"); Basic §Result responses; Caching", Needs: NeedModern,
+	Section: "MCP 2026-07-28 server/discover", Keyword: "MUST", Binds: Server,
 	Line:   "server/discover answers",
 	Sends:  "server/discover as a 2026-07-28 client sends it",
 	Passes: `200 JSON or SSE with a result for its id: resultType "complete", supportedVersions a string array holding 2026-07-28, capabilities an object, ttlMs >= 0, cacheScope public or private`,
@@ -277,6 +278,7 @@ func contains(list []string, s string) bool {
 
 // V2-02: the result names the server.
 var v202 = Check{ID: "V2-02", Level: Should, Source: "MCP 2026-07-28 server/discover (\"Servers SHOULD include this field\"); Basic §_meta", Needs: NeedModern,
+	Section: "MCP 2026-07-28 server/discover", Keyword: "SHOULD", Binds: Server,
 	Line:   "server/discover names the server",
 	Sends:  "server/discover",
 	Passes: "result._meta[\"io.modelcontextprotocol/serverInfo\"] with a name and a version",

@@ -21,6 +21,7 @@ const suiteCodeNote = "; the official suite grades a 400 with another code only 
 
 // V2-10: Mcp-Method missing.
 var v210 = Check{ID: "V2-10", Level: Must, Source: "MCP 2026-07-28 Transports §Standard Request Headers (\"REQUIRED\"), §Server Validation", Needs: NeedModern,
+	Section: "MCP 2026-07-28 Transports §Server Validation", Keyword: "MUST", Binds: Server,
 	Line:   "Mcp-Method required",
 	Sends:  "server/discover without Mcp-Method",
 	Passes: "400 with JSON-RPC error -32020, the id echoed" + suiteCodeNote,
@@ -28,6 +29,7 @@ var v210 = Check{ID: "V2-10", Level: Must, Source: "MCP 2026-07-28 Transports §
 
 // V2-11: Mcp-Method names another method than the body.
 var v211 = Check{ID: "V2-11", Level: Must, Source: "MCP 2026-07-28 Transports §Server Validation (\"MUST reject requests where the values … do not match\")", Needs: NeedModern,
+	Section: "MCP 2026-07-28 Transports §Server Validation", Keyword: "MUST", Binds: Server,
 	Line:   "Mcp-Method must match the body",
 	Sends:  "server/discover with Mcp-Method: tools/list",
 	Passes: "400 with JSON-RPC error -32020, the id echoed" + suiteCodeNote,
@@ -37,6 +39,7 @@ var v211 = Check{ID: "V2-11", Level: Must, Source: "MCP 2026-07-28 Transports §
 
 // V2-12: header values are case-sensitive.
 var v212 = Check{ID: "V2-12", Level: Must, Source: "MCP 2026-07-28 Transports §Case Sensitivity (values are case-sensitive), §Server Validation", Needs: NeedModern,
+	Section: "MCP 2026-07-28 Transports §Case Sensitivity", Keyword: "MUST", Binds: Server,
 	Line:   "Mcp-Method compared case-sensitively",
 	Sends:  "server/discover with Mcp-Method: SERVER/DISCOVER",
 	Passes: "400 with JSON-RPC error -32020, the id echoed",
@@ -46,6 +49,7 @@ var v212 = Check{ID: "V2-12", Level: Must, Source: "MCP 2026-07-28 Transports §
 
 // V2-13: header names are case-insensitive.
 var v213 = Check{ID: "V2-13", Level: Must, Source: "MCP 2026-07-28 Transports §Case Sensitivity (\"MUST use case-insensitive comparisons for header names\")", Needs: NeedModern,
+	Section: "MCP 2026-07-28 Transports §Case Sensitivity", Keyword: "MUST", Binds: Server,
 	Line:   "Header names matched case-insensitively",
 	Sends:  "server/discover with the fields spelled mcp-protocol-version and mcp-method",
 	Passes: "the result, as with the usual spelling",
@@ -126,6 +130,7 @@ func (t *checkRun) mcpName(how string, refuse bool, edits func(name string) []fi
 
 // V2-14: Mcp-Name missing.
 var v214 = Check{ID: "V2-14", Level: Must, Source: "MCP 2026-07-28 Transports §Standard Request Headers (Mcp-Name for tools/call), §Server Validation", Needs: NeedModern,
+	Section: "MCP 2026-07-28 Transports §Server Validation", Keyword: "MUST", Binds: Server,
 	Line:   "Mcp-Name required on tools/call",
 	Sends:  "tools/call of the first tool tools/list offers, without Mcp-Name (skips without a tool)",
 	Passes: "400 with JSON-RPC error -32020, the id echoed" + suiteCodeNote,
@@ -135,6 +140,7 @@ var v214 = Check{ID: "V2-14", Level: Must, Source: "MCP 2026-07-28 Transports §
 
 // V2-15: Mcp-Name names another tool.
 var v215 = Check{ID: "V2-15", Level: Must, Source: "MCP 2026-07-28 Transports §Server Validation", Needs: NeedModern,
+	Section: "MCP 2026-07-28 Transports §Server Validation", Keyword: "MUST", Binds: Server,
 	Line:   "Mcp-Name must match the body",
 	Sends:  "tools/call of the first tool with Mcp-Name: rawmcp_wrong_name",
 	Passes: "400 with JSON-RPC error -32020, the id echoed" + suiteCodeNote,
@@ -144,6 +150,7 @@ var v215 = Check{ID: "V2-15", Level: Must, Source: "MCP 2026-07-28 Transports §
 
 // V2-16: a Base64-sentinel Mcp-Name is decoded before the comparison.
 var v216 = Check{ID: "V2-16", Level: Must, Source: "MCP 2026-07-28 Transports §Value Encoding (\"servers MUST decode an encoded Mcp-Name … before comparing\")", Needs: NeedModern,
+	Section: "MCP 2026-07-28 Transports §Value Encoding", Keyword: "MUST", Binds: Server,
 	Line:   "A Base64-encoded Mcp-Name decoded",
 	Sends:  "tools/call of the first tool with Mcp-Name: =?base64?<its name>?=",
 	Passes: "the same answer as with the plain name: not a 400 header refusal; the official suite has no such case",
@@ -155,6 +162,7 @@ var v216 = Check{ID: "V2-16", Level: Must, Source: "MCP 2026-07-28 Transports §
 
 // V2-17: whitespace around a field value is not part of it.
 var v217 = Check{ID: "V2-17", Level: Must, Source: "RFC 9110 §5.5 (surrounding whitespace is not part of a field value)", Needs: NeedModern,
+	Section: "RFC 9110 §5.5", Keyword: "MUST", Binds: Server,
 	Line:   "Whitespace around Mcp-Name ignored",
 	Sends:  "tools/call of the first tool with Mcp-Name: '   <name>  '",
 	Passes: "the same answer as without the whitespace: not a 400 header refusal",

@@ -23,6 +23,7 @@ var listenFilters = []struct {
 
 // V2-29: subscriptions/listen is acknowledged first and honours its filter.
 var v229 = Check{ID: "V2-29", Level: Must, Source: "MCP 2026-07-28 Subscriptions (acknowledged first, subscriptionId on every notification, nothing outside the filter: MUST); Basic §_meta", Needs: NeedModern,
+	Section: "MCP 2026-07-28 Subscriptions", Keyword: "MUST", Binds: Server,
 	Line:   "subscriptions/listen acknowledged, tagged and filtered",
 	Sends:  "subscriptions/listen for the first list change server/discover advertises; reads 1.5 s, then closes",
 	Passes: "an event stream whose first message is notifications/subscriptions/acknowledged with the request's id as subscriptionId, every notification so tagged and of the filter's type; skips when nothing is advertised",

@@ -9,6 +9,7 @@ import (
 
 // V2-18: an unknown method gets 404 with -32601.
 var v218 = Check{ID: "V2-18", Level: Must, Source: "MCP 2026-07-28 Transports §Protocol Version Header (\"MUST respond with 404 Not Found and … -32601\")", Needs: NeedModern,
+	Section: "MCP 2026-07-28 Transports §Protocol Version Header", Keyword: "MUST", Binds: Server,
 	Line:   "An unknown method gets 404 with -32601",
 	Sends:  "rawmcp/no-such-method as a modern request",
 	Passes: "404 with JSON-RPC error -32601, the id echoed",
@@ -35,6 +36,7 @@ var removedMethods = []struct{ method, params string }{
 
 // V2-19: the removed methods are unknown methods on a modern request.
 var v219 = Check{ID: "V2-19", Level: Must, Source: "MCP 2026-07-28 Transports §Protocol Version Header (404 + -32601 for a method not implemented); Changelog (ping, logging/setLevel, resources/subscribe and unsubscribe, initialize removed); Versioning §Backward Compatibility (a modern _meta is served by this revision)", Needs: NeedModern,
+	Section: "MCP 2026-07-28 Transports §Protocol Version Header", Keyword: "MUST", Binds: Server,
 	Line:   "Removed methods get 404 with -32601",
 	Sends:  "ping, logging/setLevel, resources/subscribe, resources/unsubscribe and initialize, each as a modern request",
 	Passes: "404 with JSON-RPC error -32601 to each, the id echoed",
@@ -79,7 +81,7 @@ func (t *checkRun) noLongerServed(method string, edits ...fieldEdit) outcome {
 		return t.pass("%s answered 405 with Allow: %s", method, r.header("Allow"))
 	case r.status() == 405:
 		return t.unmet("%s answered 405 without an Allow field naming POST (RFC 9110 §15.5.6: a 405 MUST carry Allow)", method).with("405 with Allow: POST", r.said()+" Allow: "+r.header("Allow"))
-	case t.servesLegacy():
+	case t.p.legacy:
 		return t.info("%s %s: this target also speaks %s, whose rules it may serve %s by; the 405 is for a server that speaks only %s", method, r.describe(), protocolVersion, method, modernVersion).
 			with("405 with Allow: POST", r.said())
 	}
@@ -88,6 +90,7 @@ func (t *checkRun) noLongerServed(method string, edits ...fieldEdit) outcome {
 
 // V2-20: GET is gone.
 var v220 = Check{ID: "V2-20", Level: Should, Source: "MCP 2026-07-28 Transports §Earlier Streamable HTTP Revisions (\"SHOULD … 405\"); RFC 9110 §15.5.6 (Allow)", Needs: NeedModern,
+	Section: "MCP 2026-07-28 Transports §Earlier Streamable HTTP Revisions", Keyword: "SHOULD", Binds: Server,
 	Line:   "GET answered 405",
 	Sends:  "GET with Accept: text/event-stream and MCP-Protocol-Version: 2026-07-28",
 	Passes: "405 with Allow naming POST; on a target that also speaks 2025-11-25 another answer is reported, not judged; the official suite does not test it",
@@ -95,6 +98,7 @@ var v220 = Check{ID: "V2-20", Level: Should, Source: "MCP 2026-07-28 Transports 
 
 // V2-21: DELETE is gone.
 var v221 = Check{ID: "V2-21", Level: Should, Source: "MCP 2026-07-28 Transports §Earlier Streamable HTTP Revisions (\"SHOULD … 405\"); RFC 9110 §15.5.6 (Allow)", Needs: NeedModern,
+	Section: "MCP 2026-07-28 Transports §Earlier Streamable HTTP Revisions", Keyword: "SHOULD", Binds: Server,
 	Line:   "DELETE answered 405",
 	Sends:  "DELETE with Mcp-Session-Id: rawmcp-probe",
 	Passes: "405 with Allow naming POST; on a target that also speaks 2025-11-25 another answer is reported, not judged; the official suite does not test it",
@@ -128,6 +132,7 @@ func (t *checkRun) ignored(name, value string) outcome {
 
 // V2-22: a session id is ignored, none minted or echoed.
 var v222 = Check{ID: "V2-22", Level: Should, Source: "MCP 2026-07-28 Transports §Earlier Streamable HTTP Revisions (\"ignore it, and do not mint or echo session IDs\"); Versioning §Backward Compatibility", Needs: NeedModern,
+	Section: "MCP 2026-07-28 Transports §Earlier Streamable HTTP Revisions", Keyword: "SHOULD", Binds: Server,
 	Line:   "Mcp-Session-Id ignored, never minted or echoed",
 	Sends:  "server/discover, then the same with Mcp-Session-Id: rawmcp-bogus-1",
 	Passes: "both served, neither answer carries Mcp-Session-Id; the official suite does not test it",
@@ -135,6 +140,7 @@ var v222 = Check{ID: "V2-22", Level: Should, Source: "MCP 2026-07-28 Transports 
 
 // V2-23: Last-Event-ID is ignored.
 var v223 = Check{ID: "V2-23", Level: Should, Source: "MCP 2026-07-28 Transports §Earlier Streamable HTTP Revisions (\"ignore it; streams are not resumable\")", Needs: NeedModern,
+	Section: "MCP 2026-07-28 Transports §Earlier Streamable HTTP Revisions", Keyword: "SHOULD", Binds: Server,
 	Line:   "Last-Event-ID ignored",
 	Sends:  "server/discover with Last-Event-ID: rawmcp_0",
 	Passes: "served as without it; the official suite does not test it",
@@ -142,6 +148,7 @@ var v223 = Check{ID: "V2-23", Level: Should, Source: "MCP 2026-07-28 Transports 
 
 // V2-25: a notification gets 202 with no body, or a 4xx.
 var v225 = Check{ID: "V2-25", Level: Must, Source: "MCP 2026-07-28 Transports §Sending Messages item 5", Needs: NeedModern,
+	Section: "MCP 2026-07-28 Transports §Sending Messages", Keyword: "MUST", Binds: Server,
 	Line:   "A notification gets 202 and no body",
 	Sends:  "notifications/cancelled for a request never sent, with the baseline headers",
 	Passes: "202 with an empty body, or a 4xx (not accepted); any other 2xx fails",
@@ -172,6 +179,7 @@ func runV225(t *checkRun) outcome {
 
 // V2-26: a batch (a client's MUST NOT) is refused.
 var v226 = Check{ID: "V2-26", Level: Informational, Source: "MCP 2026-07-28 Transports §Sending Messages item 4 (binds the client: \"MUST be a single JSON-RPC request\")", Needs: NeedModern,
+	Section: "MCP 2026-07-28 Transports §Sending Messages", Keyword: "MUST", Binds: Client,
 	Line:   "A batch refused",
 	Sends:  "a JSON array of two server/discover requests",
 	Passes: "a 4xx; served is reported (the rule binds the client, the spec says nothing of the server)",
@@ -197,6 +205,7 @@ func runV226(t *checkRun) outcome {
 
 // V2-27: tools/list's result is complete and cacheable.
 var v227 = Check{ID: "V2-27", Level: Must, Source: "MCP 2026-07-28 Basic §Result responses (resultType); Caching (ttlMs, cacheScope on list results)", Needs: NeedModern,
+	Section: "MCP 2026-07-28 Caching", Keyword: "MUST", Binds: Server,
 	Line:   "tools/list result carries resultType and caching hints",
 	Sends:  "tools/list, where server/discover declares tools",
 	Passes: `a result with resultType "complete", ttlMs >= 0, cacheScope public or private and a tools array`,

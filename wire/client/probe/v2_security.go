@@ -11,6 +11,7 @@ import (
 // V2-24: a foreign Origin gets 403 on the modern path; a foreign Host is
 // refused (hardening, as HO-01).
 var v224 = Check{ID: "V2-24", Level: Must, Source: "MCP 2026-07-28 Transports §Security Warning (\"MUST respond with HTTP 403 Forbidden\"); Host: MCP Security Best Practices (H)", Needs: NeedModern,
+	Section: "MCP 2026-07-28 Transports §Security Warning", Keyword: "MUST", Binds: Server,
 	Line:   "Foreign Origin refused on the modern path",
 	Sends:  "server/discover with Origin: http://evil.example; then with Host: evil.example (no Origin)",
 	Passes: "403 to the Origin (MUST); a 4xx to the Host (H); the official suite sends both at once and accepts any 4xx",
@@ -45,6 +46,7 @@ func runV224(t *checkRun) outcome {
 
 // V2-28: what an event stream of a modern answer may carry.
 var v228 = Check{ID: "V2-28", Level: Must, Source: "MCP 2026-07-28 Transports §Sending Messages (no requests on the stream: MUST NOT; X-Accel-Buffering: SHOULD); Changelog item 5 (no notifications/message without logLevel: MUST NOT)", Needs: NeedModern,
+	Section: "MCP 2026-07-28 Transports §Sending Messages", Keyword: "MUST", Binds: Server,
 	Line:   "Modern event streams carry no requests",
 	Sends:  "nothing: reads every event-stream answer of the V2 checks",
 	Passes: "no event holds a JSON-RPC request or notifications/message (MUST NOT); each stream says X-Accel-Buffering: no (SHOULD); skips when no answer was a stream",
@@ -103,16 +105,14 @@ func dedupe(list []string) []string {
 }
 
 // V2-30: the resource-server boundary on modern requests.
-var v230 = Check{ID: "V2-30", Level: Must, Source: "MCP 2026-07-28 Authorization §Token Handling (401 for invalid tokens: MUST; scope in the challenge: SHOULD; no offline_access: SHOULD NOT); Authorization Server Discovery (resource_metadata or well-known: MUST; authorization_servers: MUST)", Needs: NeedModern,
+var v230 = Check{ID: "V2-30", Level: Must, Source: "MCP 2026-07-28 Authorization §Token Handling (401 for invalid tokens: MUST; scope in the challenge: SHOULD; no offline_access: SHOULD NOT); Authorization Server Discovery (resource_metadata or well-known: MUST; authorization_servers: MUST)", Needs: NeedModern | NeedAuth,
+	Section: "MCP 2026-07-28 Authorization §Token Handling", Keyword: "MUST", Binds: Server,
 	Line:   "Modern requests need a token",
 	Sends:  "server/discover without a token and with Bearer rawmcp-invalid; GET the metadata the challenge names (or the well-known paths)",
 	Passes: "401 to both with a Bearer challenge; metadata with authorization_servers (MUST); scope in the challenge (SHOULD); no offline_access (SHOULD NOT)",
 	run:    runV230}
 
 func runV230(t *checkRun) outcome {
-	if o, skip := t.skipWithoutAuth(); skip {
-		return o
-	}
 	if _, _, o := t.control("server/discover", ""); o != nil {
 		return *o
 	}

@@ -7,6 +7,7 @@ import (
 
 // V2-03: the version header and _meta disagree.
 var v203 = Check{ID: "V2-03", Level: Must, Source: "MCP 2026-07-28 Transports §Protocol Version Header (\"MUST reject … 400 Bad Request and a HeaderMismatch\")", Needs: NeedModern,
+	Section: "MCP 2026-07-28 Transports §Protocol Version Header", Keyword: "MUST", Binds: Server,
 	Line:   "Version header and _meta must agree",
 	Sends:  "server/discover with MCP-Protocol-Version: 2026-07-28 and _meta protocolVersion 2025-11-25",
 	Passes: "400 with JSON-RPC error -32020 (HeaderMismatch), the id echoed; 400 with -32022 warns (the spec orders no precedence, the official suite wants -32020)",
@@ -27,6 +28,7 @@ func runV203(t *checkRun) outcome {
 
 // V2-04: the version header is missing.
 var v204 = Check{ID: "V2-04", Level: Must, Source: "MCP 2026-07-28 Transports §Protocol Version Header, §Server Validation", Needs: NeedModern,
+	Section: "MCP 2026-07-28 Transports §Protocol Version Header", Keyword: "MUST", Binds: Server,
 	Line:   "Version header required",
 	Sends:  "server/discover without MCP-Protocol-Version (the _meta still says 2026-07-28)",
 	Passes: "400 with JSON-RPC error -32020, the id echoed; on a target that also speaks 2025-11-25 another 4xx is reported (it MAY take the request for 2025-03-26)",
@@ -39,7 +41,7 @@ func runV204(t *checkRun) outcome {
 	req, id := t.modernRequest("server/discover", "", drop("MCP-Protocol-Version"))
 	r := t.send("server/discover without MCP-Protocol-Version", req.Bytes(), toResponse, 0)
 	o := t.refused(r, id, 400, codeHeaderMismatch, "without MCP-Protocol-Version")
-	if o.verdict != Pass && t.servesLegacy() && is4xx(r.status()) && !r.isResult(id) {
+	if o.verdict != Pass && t.p.legacy && is4xx(r.status()) && !r.isResult(id) {
 		return t.info("without MCP-Protocol-Version %s: a server that also serves older clients MAY take a request without the header for 2025-03-26 (Transports §Protocol Version Header)", r.describe()).
 			with("400 with JSON-RPC error -32020", r.said())
 	}
@@ -84,6 +86,7 @@ func (t *checkRun) unsupportedVersion(version string) outcome {
 
 // V2-05: a future version is refused with the supported list.
 var v205 = Check{ID: "V2-05", Level: Must, Source: "MCP 2026-07-28 Transports §Protocol Version Header; Versioning §Negotiation; schema UnsupportedProtocolVersionError", Needs: NeedModern,
+	Section: "MCP 2026-07-28 Transports §Protocol Version Header", Keyword: "MUST", Binds: Server,
 	Line:   "An unknown future version refused with the supported list",
 	Sends:  "server/discover with 2099-12-31 in MCP-Protocol-Version and _meta",
 	Passes: "400 with JSON-RPC error -32022, the id echoed, data.supported a non-empty subset of server/discover's supportedVersions, data.requested 2099-12-31",
@@ -91,6 +94,7 @@ var v205 = Check{ID: "V2-05", Level: Must, Source: "MCP 2026-07-28 Transports §
 
 // V2-06: a past version is refused the same way (the spec's own example).
 var v206 = Check{ID: "V2-06", Level: Must, Source: "MCP 2026-07-28 Transports §Protocol Version Header; Versioning §Negotiation (its example: 1900-01-01)", Needs: NeedModern,
+	Section: "MCP 2026-07-28 Transports §Protocol Version Header", Keyword: "MUST", Binds: Server,
 	Line:   "An unknown past version refused with the supported list",
 	Sends:  "server/discover with 1900-01-01 in MCP-Protocol-Version and _meta",
 	Passes: "as V2-05, with data.requested 1900-01-01; the official suite sends no past version",
@@ -109,6 +113,7 @@ func (t *checkRun) metaMissing(meta, what string) outcome {
 
 // V2-07: _meta missing.
 var v207 = Check{ID: "V2-07", Level: Must, Source: "MCP 2026-07-28 Basic §_meta (\"MUST reject it with … -32602 … status MUST be 400\")", Needs: NeedModern,
+	Section: "MCP 2026-07-28 Basic §_meta", Keyword: "MUST", Binds: Server,
 	Line:   "A request without _meta refused",
 	Sends:  "server/discover with params {} (headers as usual)",
 	Passes: "400 with JSON-RPC error -32602, the id echoed",
@@ -116,6 +121,7 @@ var v207 = Check{ID: "V2-07", Level: Must, Source: "MCP 2026-07-28 Basic §_meta
 
 // V2-08: clientCapabilities missing.
 var v208 = Check{ID: "V2-08", Level: Must, Source: "MCP 2026-07-28 Basic §_meta (clientCapabilities Required: Yes)", Needs: NeedModern,
+	Section: "MCP 2026-07-28 Basic §_meta", Keyword: "MUST", Binds: Server,
 	Line:   "A request without clientCapabilities refused",
 	Sends:  "server/discover whose _meta has no clientCapabilities",
 	Passes: "400 with JSON-RPC error -32602, the id echoed",
@@ -125,6 +131,7 @@ var v208 = Check{ID: "V2-08", Level: Must, Source: "MCP 2026-07-28 Basic §_meta
 
 // V2-09: clientInfo is optional.
 var v209 = Check{ID: "V2-09", Level: Must, Source: "MCP 2026-07-28 Basic §_meta (clientInfo Required: No)", Needs: NeedModern,
+	Section: "MCP 2026-07-28 Basic §_meta", Keyword: "MUST", Binds: Server,
 	Line:   "clientInfo is optional",
 	Sends:  "server/discover whose _meta has no clientInfo",
 	Passes: "the result, as with it",

@@ -18,6 +18,7 @@ var modernCodes = []int{codeHeaderMismatch, codeMissingCapability, codeUnsupport
 // L-01: a 2025-11-25 server refuses a modern request in a way that lets a
 // dual-era client fall back to initialize.
 var l01 = Check{ID: "L-01", Level: Must, Source: "MCP 2025-11-25 Transports §Protocol Version Header (\"invalid or unsupported … MUST respond with 400\"); 2026-07-28 Transports §Backward Compatibility; Versioning §Compatibility matrix", Needs: NeedLegacy,
+	Section: "MCP 2025-11-25 Transports §Protocol Version Header", Keyword: "MUST", Binds: Server,
 	Line:   "A modern request refused so that clients fall back",
 	Sends:  "server/discover and tools/list as a 2026-07-28 client sends them (skips where server/discover is served: the target speaks both)",
 	Passes: "400 to each, with no body, no JSON, or a JSON-RPC error none of -32020, -32021, -32022 (a -32022 naming only legacy versions passes); 404 with -32601, 401, 403, 5xx or a 2xx fail",
@@ -82,6 +83,7 @@ func containsInt(list []int, n int) bool {
 
 // L-02: the legacy path works after the modern requests were refused.
 var l02 = Check{ID: "L-02", Level: Must, Source: "MCP 2025-11-25 Lifecycle; 2026-07-28 Versioning §Compatibility matrix (dual-era client, legacy server: works)", Needs: NeedLegacy,
+	Section: "MCP 2025-11-25 Lifecycle", Keyword: "MUST", Binds: Server,
 	Line:     "The fallback to initialize works",
 	Sends:    "server/discover as a 2026-07-28 client, then initialize, notifications/initialized and a list method (or ping) on the session",
 	Passes:   "a result to the list method",
@@ -93,7 +95,7 @@ func runL02(t *checkRun) outcome {
 	if o := t.unjudgeable(first); o != nil {
 		return *o
 	}
-	s, o := t.openAny()
+	s, o := t.open(t.p.authorization(), false)
 	if o != nil {
 		return t.unmet("after the modern request %s", o.reason).with("a session", o.reason)
 	}
@@ -114,6 +116,7 @@ func runL02(t *checkRun) outcome {
 
 // V2-31: a modern-only server names its versions to a legacy initialize.
 var v231 = Check{ID: "V2-31", Level: Should, Source: "MCP 2026-07-28 Versioning §Backward Compatibility (\"SHOULD name the protocol versions it supports in any error it returns to an initialize request\")", Needs: NeedModern,
+	Section: "MCP 2026-07-28 Versioning §Backward Compatibility", Keyword: "SHOULD", Binds: Server,
 	Line:     "A legacy initialize learns the supported versions",
 	Sends:    "initialize as a 2025-11-25 client sends it (no MCP-Protocol-Version, no _meta)",
 	Passes:   "an InitializeResult (the target speaks both), or an error naming a version server/discover lists (data.supported or the message)",
