@@ -2,7 +2,6 @@ package probe
 
 import (
 	"encoding/json"
-	"strconv"
 	"strings"
 )
 
@@ -112,52 +111,4 @@ func runL02(t *checkRun) outcome {
 		return t.unmet("after the fallback, %s %s", method, r.describe()).with("a result", r.said())
 	}
 	return t.pass("server/discover %s; initialize, then %s served", first.describe(), method)
-}
-
-// V2-31: a modern-only server names its versions to a legacy initialize.
-var v231 = Check{ID: "V2-31", Level: Should, Source: "MCP 2026-07-28 Versioning §Backward Compatibility (\"SHOULD name the protocol versions it supports in any error it returns to an initialize request\")", Needs: NeedModern,
-	Section: "MCP 2026-07-28 Versioning §Backward Compatibility", Keyword: "SHOULD", Binds: Server,
-	Line:     "A legacy initialize learns the supported versions",
-	Sends:    "initialize as a 2025-11-25 client sends it (no MCP-Protocol-Version, no _meta)",
-	Passes:   "an InitializeResult (the target speaks both), or an error naming a version server/discover lists (data.supported or the message)",
-	Sessions: 1, run: runV231}
-
-func runV231(t *checkRun) outcome {
-	base, baseID, o := t.control("server/discover", "")
-	if o != nil {
-		return *o
-	}
-	var disc discoverResult
-	var served []string
-	base.resultOf(baseID, &disc)
-	json.Unmarshal(disc.SupportedVersions, &served)
-	body, id := initializeBody(protocolVersion)
-	r := t.send("initialize as a "+protocolVersion+" client", t.request("POST", nil, body).Bytes(), toResponse, 0)
-	if o := t.unjudgeable(r); o != nil {
-		return *o
-	}
-	if r.isResult(id) {
-		return t.pass("initialize served: the target speaks %s too", protocolVersion)
-	}
-	var d struct {
-		Supported []string `json:"supported"`
-	}
-	e := r.errorOf()
-	json.Unmarshal(e.Data, &d)
-	for _, v := range d.Supported {
-		if contains(served, v) {
-			return t.pass("initialize %s naming %s in data.supported", r.describe(), strings.Join(d.Supported, ", "))
-		}
-	}
-	text := ""
-	if r.resp != nil {
-		text = string(r.resp.Body)
-	}
-	for _, v := range served {
-		if strings.Contains(text, strconv.Quote(v)[1:len(v)+1]) {
-			return t.pass("initialize %s naming %s", r.describe(), v)
-		}
-	}
-	return t.unmet("initialize %s naming none of the versions server/discover lists: a 2025-11-25 client cannot tell its user what to upgrade to", r.describe()).
-		with("an error naming "+strings.Join(served, ", "), r.said())
 }
