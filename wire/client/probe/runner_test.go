@@ -155,14 +155,15 @@ func TestOneDefectOneFailure(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		flaw flaw
+		must string            // the summary's MUST failures: one defect
 		want map[string]string // id → verdict: the start of the reason
 	}{
-		{"no metadata", withoutMetadata, map[string]string{
+		{"no metadata", withoutMetadata, "AU-02", map[string]string{
 			"AU-02": "fail: no Protected Resource Metadata",
 			"AU-11": "skip: needs a target that serves Protected Resource Metadata: none at",
 			"DP-04": "skip: see AU-02 (fail)",
 		}},
-		{"no Allow on any 405", withoutAllow, map[string]string{
+		{"no Allow on any 405", withoutAllow, "MM-05", map[string]string{
 			"MM-05": "fail: answered 405 without Allow",
 			"MM-04": "skip: see MM-05 (fail)",
 			"DP-08": "skip: GET answered 405",
@@ -185,6 +186,9 @@ func TestOneDefectOneFailure(t *testing.T) {
 			}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("verdicts (-want +got):\n%s\n%s", diff, reasons(rep))
+			}
+			if !strings.HasSuffix(rep.Summary(), "(MUST failed: "+tt.must+")") {
+				t.Errorf("summary %q; want one MUST failure, %s", rep.Summary(), tt.must)
 			}
 		})
 	}
