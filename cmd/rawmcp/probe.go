@@ -236,7 +236,7 @@ func runExplore(ctx context.Context, target probe.Target, opts probe.Options, x 
 	}
 	e, rep, err := probe.Explore(ctx, target, opts, x)
 	if e == nil {
-		if rep != nil && len(rep.Results) > 0 {
+		if rep != nil && len(rep.Results) > 0 && rep.Results[0].Verdict != probe.Pass {
 			fmt.Fprintln(stderr, "rawmcp probe: PRE-01:", rep.Results[0].Reason)
 		} else {
 			fmt.Fprintln(stderr, "rawmcp", err)

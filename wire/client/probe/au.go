@@ -14,6 +14,7 @@ var auGroup = group{Group{"AU", "Authorization (resource server)"}, []*Check{&au
 
 // AU-01: a request without a token gets 401 and a Bearer challenge.
 var au01 = Check{ID: "AU-01", Level: Must, Source: "MCP Authorization §Error handling; RFC 9110 §11.6.1", Rule: rule.ChallengeOn401, Needs: NeedLegacy,
+	Section: "RFC 9110 §11.6.1; MCP Authorization 2025-11-25 §Error Handling", Keyword: "MUST", Binds: Server,
 	Line:     "A missing token gets a challenge",
 	Sends:    "initialize without Authorization",
 	Passes:   "401 with a WWW-Authenticate Bearer challenge; on a target that needs no token, fails with -token, skips without",
@@ -44,6 +45,7 @@ func runAU01(t *checkRun) outcome {
 
 // AU-02: the metadata is discoverable and names this endpoint.
 var au02 = Check{ID: "AU-02", Level: Must, Source: "MCP Authorization §PRM discovery; RFC 9728 §3, §3.3", Rule: rule.MetadataResource, Needs: NeedAuth | NeedLegacy,
+	Section: "MCP Authorization 2025-11-25 §Protected Resource Metadata Discovery Requirements", Keyword: "MUST", Binds: Server,
 	Line:     "Metadata is discoverable",
 	Sends:    "without a token: the challenge's resource_metadata on the target's origin, then the well-known paths with and without the endpoint's path",
 	Passes:   "200 JSON whose resource is the -url and whose authorization_servers is non-empty",
@@ -77,6 +79,7 @@ func runAU02(t *checkRun) outcome {
 
 // AU-03: a token the server never issued gets 401 invalid_token.
 var au03 = Check{ID: "AU-03", Level: Must, Source: "MCP Authorization; RFC 6750 §3.1 (error: SHOULD)", Rule: rule.InvalidToken, Needs: NeedAuth | NeedLegacy,
+	Section: "MCP Authorization 2025-11-25 §Token Handling", Keyword: "MUST", Binds: Server,
 	Line:     "A garbage token refused",
 	Sends:    "initialize with Bearer not-a-token",
 	Passes:   "401 with error=\"invalid_token\" (401 without it warns)",
@@ -100,6 +103,7 @@ func runAU03(t *checkRun) outcome {
 // AU-04: a request without a bearer credential gets the bare challenge:
 // no error code, because there is no token to be wrong (RFC 6750 §3.1).
 var au04 = Check{ID: "AU-04", Level: Should, Source: "RFC 6750 §3.1 (SHOULD NOT)", Rule: rule.NoCredentials, Needs: NeedAuth | NeedLegacy,
+	Section: "RFC 6750 §3.1", Keyword: "SHOULD", Binds: Server,
 	Line:     "No error code without credentials",
 	Sends:    "initialize without Authorization, then with Authorization: Basic",
 	Passes:   "401 to both, with a challenge that has no error parameter",
@@ -205,6 +209,7 @@ func (t *checkRun) tokenRefused(kind string) (outcome, bool) {
 
 // AU-07: a token for another resource (audience) is refused.
 var au07 = Check{ID: "AU-07", Level: Must, Source: "MCP Authorization §Token handling; RFC 8707", Rule: rule.AudienceBound, Needs: NeedNamed | NeedAuth | NeedLegacy,
+	Section: "MCP Authorization 2025-11-25 §Token Handling", Keyword: "MUST", Binds: Server,
 	Line:     "Tokens for another resource refused",
 	Sends:    "initialize with the wrong_audience token",
 	Passes:   "401",
@@ -219,6 +224,7 @@ func runAU07(t *checkRun) outcome {
 // one of the two missing the check says so and never passes on half the
 // evidence.
 var au08 = Check{ID: "AU-08", Level: Must, Source: "MCP Authorization §Token handling", Rule: rule.InvalidToken, Needs: NeedNamed | NeedAuth | NeedLegacy,
+	Section: "MCP Authorization 2025-11-25 §Token Handling", Keyword: "MUST", Binds: Server,
 	Line:     "Expired or foreign-issuer tokens refused",
 	Sends:    "initialize with the expired token, then with the wrong_issuer token",
 	Passes:   "401 to both; with only one of them, fails if it is accepted and skips otherwise",
@@ -249,6 +255,7 @@ func runAU08(t *checkRun) outcome {
 // token opens a session (or is refused at initialize), then tries each
 // list method the server declares until one is refused.
 var au09 = Check{ID: "AU-09", Level: Should, Source: "MCP Authorization §Scope challenge", Rule: rule.InsufficientScope, Needs: NeedNamed | NeedAuth | NeedLegacy,
+	Section: "MCP Authorization 2025-11-25 §Scope Challenge Handling", Keyword: "SHOULD", Binds: Server,
 	Line:     "Insufficient scope gets a step-up challenge",
 	Sends:    "with the low_scope token: initialize, then each declared list method until one gets 403",
 	Passes:   "a 403 with a Bearer challenge carrying error=\"insufficient_scope\", scope and resource_metadata; every method served warns",
@@ -307,6 +314,7 @@ func (t *checkRun) stepUp(r *reply, method string) outcome {
 // AU-10: GET and DELETE are authenticated too, and a tokenless DELETE
 // ends nothing.
 var au10 = Check{ID: "AU-10", Level: Must, Source: "MCP Authorization (\"every HTTP request\")", Rule: rule.EveryRequestAuthenticated, Needs: NeedToken | NeedAuth | NeedLegacy,
+	Section: "MCP Authorization 2025-11-25 §Token Handling", Keyword: "MUST", Binds: Server,
 	Line:     "Every method is authenticated",
 	Sends:    "GET and DELETE on a live session without Authorization, then a ping with the token",
 	Passes:   "401 to both (405 accepted: not served) and the session survives",

@@ -22,6 +22,7 @@ var dpGroup = group{Group{"DP", "Deployment (TLS, proxies, load balancers)"}, []
 // the URL's host (127.0.0.0/8, [::1], localhost), never by the address
 // dialled; only an http URL to another host costs requests.
 var dp01 = Check{ID: "DP-01", Level: Must, Source: "RFC 6750 §5.3; RFC 9728 §1.2; OAuth 2.1 §1.5", Rule: rule.TLSForProtected, Needs: NeedLegacy,
+	Section: "OAuth 2.1 §1.5; RFC 6750 §5.3", Keyword: "MUST", Binds: Deployment,
 	Line:     "A protected endpoint is served over TLS",
 	Sends:    "nothing for an https or loopback URL; otherwise initialize without a token, then the metadata",
 	Passes:   "the URL is https or its host loopback; an http URL to another host that answers a Bearer challenge or serves metadata fails",
@@ -57,6 +58,7 @@ func runDP01(t *checkRun) outcome {
 // normal handshake of every other request is the run's own, verified for
 // the URL's host (chain, name, dates) with no switch to turn that off.
 var dp02 = Check{ID: "DP-02", Level: Must, Source: "RFC 8996; RFC 9325", Rule: rule.LegacyTLSRefused,
+	Section: "RFC 8996 §2, §3", Keyword: "MUST", Binds: Deployment,
 	Line:     "TLS holds",
 	Sends:    "one TLS handshake offering only TLS 1.0 and 1.1 (https URLs only), no request",
 	Passes:   "the server refuses it; one that completes it, certificate valid or not, fails; an http URL skips",
@@ -89,6 +91,7 @@ func runDP02(t *checkRun) outcome {
 // count as a redirect. It runs after the concurrent checks, so their
 // answers are there for the HSTS part.
 var dp03 = Check{ID: "DP-03", Level: Should, Source: "RFC 6797; RFC 9325 §3.2", Rule: rule.NoCleartextTwin, Needs: NeedLegacy,
+	Section: "RFC 9325 §3.2; RFC 6797", Keyword: "SHOULD", Binds: Deployment,
 	Line:     "The cleartext twin does not serve MCP",
 	Sends:    "POST initialize without a token and GET to http://HOST/PATH of an https URL (port 80, dialled as the endpoint is: -resolve HOST:80:ADDR)",
 	Passes:   "each refused, or 301/308 to the same https URL, never an MCP answer; hardening: the run's 2xx answers carry Strict-Transport-Security",
@@ -141,6 +144,7 @@ func runDP03(t *checkRun) outcome {
 // after AU-11 and AU-02: a document that is missing, behind a token or
 // names another resource is their finding, reported once.
 var dp04 = Check{ID: "DP-04", Level: Must, Source: "RFC 9728 §3.3, §5.1", Rule: rule.MetadataResource, Needs: NeedAuth | NeedLegacy,
+	Section: "RFC 9728 §3.3", Keyword: "MUST", Binds: Deployment,
 	Line:     "The metadata names the public URL",
 	Sends:    "initialize without a token; the metadata at the path-inserted and root well-known paths and at the challenge's resource_metadata",
 	Passes:   "every document's resource is exactly the URL probed; resource_metadata is absolute, on the URL's scheme and origin; skips without authorization",
@@ -548,6 +552,7 @@ func runDP10(t *checkRun) outcome {
 // DP-11: the hop names no version of its software. HTML error bodies
 // are counted in the reason only: EH-02 judges them.
 var dp11 = Check{ID: "DP-11", Level: Hardening, Source: "OWASP ASVS V14.3", Rule: rule.NoVersionBanner,
+	Section: "OWASP ASVS V14.3", Keyword: "", Binds: Profile,
 	Line:     "The hop hides its version",
 	Sends:    "PUT and GET of a missing path; reads every answer of the run, LF's and MM's error answers among them",
 	Passes:   "no Server or X-Powered-By with a version number (nginx/1.22.1)",

@@ -72,6 +72,7 @@ const jr03Requests = 16
 // answer: a server that routes answers by id alone hands one request's
 // answer to another.
 var jr03 = Check{ID: "JR-03", Level: Must, Source: "MCP Basic (each response to its request)", Rule: rule.ResponseEchoesID, Needs: NeedLegacy,
+	Section: "MCP Basic 2025-11-25 §Responses", Keyword: "MUST", Binds: Server,
 	Line:     "Reused ids never cross",
 	Sends:    "16 requests at once on one session, all with id 1, alternating ping and an unknown method",
 	Passes:   "no answer belongs to another request (refusals of the reused id accepted)",
@@ -125,6 +126,7 @@ func runJR03(t *checkRun) outcome {
 // JR-04: a member called "Method" is not "method" (GHSA-wvj2-96wp-fq3f:
 // a case-insensitive decoder ran requests a filter had not seen).
 var jr04 = Check{ID: "JR-04", Level: Hardening, Source: "GHSA-wvj2-96wp-fq3f", Rule: rule.OneJSONRPCMessage, Needs: NeedLegacy,
+	Section: "GHSA-wvj2-96wp-fq3f (a case-insensitive decoder)", Keyword: "", Binds: Profile,
 	Line:     "Member names match exactly",
 	Sends:    "{\"jsonrpc\":\"2.0\",\"id\":N,\"Method\":\"ping\"}",
 	Passes:   "anything but a result for N",
@@ -143,6 +145,7 @@ func runJR04(t *checkRun) outcome {
 
 // JR-05: two method members are refused, not settled by "last wins".
 var jr05 = Check{ID: "JR-05", Level: Hardening, Source: "RFC 8259 §4", Rule: rule.StrictJSON, Needs: NeedLegacy,
+	Section: "RFC 8259 §4", Keyword: "SHOULD", Binds: Client,
 	Line:     "Duplicate keys refused",
 	Sends:    "a request with two method members, an unknown method first and ping last",
 	Passes:   "400",
@@ -166,6 +169,7 @@ func runJR05(t *checkRun) outcome {
 // JR-06: a JSON-RPC response the server never asked for is accepted as a
 // notification is (202, no body) or refused, and never answered.
 var jr06 = Check{ID: "JR-06", Level: Must, Source: "MCP Transports §Sending 4", Rule: rule.NotificationAccepted, Needs: NeedLegacy,
+	Section: "MCP Transports 2025-11-25 §Sending Messages to the Server", Keyword: "MUST", Binds: Server,
 	Line:     "An unsolicited response refused or accepted cleanly",
 	Sends:    "{\"jsonrpc\":\"2.0\",\"id\":99,\"result\":{}}, a response to nothing",
 	Passes:   "202 with an empty body, or a 4xx",
@@ -191,6 +195,7 @@ const deepNesting = 10000
 // JR-07: a document nested 10 000 deep is refused, and the server goes
 // on answering.
 var jr07 = Check{ID: "JR-07", Level: Hardening, Source: "resource exhaustion (recursive decoders)", Rule: rule.StrictJSON, Needs: NeedLegacy,
+	Section: "resource exhaustion (recursive decoders)", Keyword: "", Binds: Profile,
 	Line:     "Deep nesting refused",
 	Sends:    "ping with params nested 10 000 arrays deep, then a plain ping",
 	Passes:   "a 4xx (400, or 413 noted), then a served ping",

@@ -58,6 +58,9 @@ func (t *checkRun) info(format string, args ...any) outcome {
 func (t *checkRun) unjudgeable(r *reply) *outcome {
 	var o outcome
 	switch {
+	case r.resp == nil && t.outOfTime():
+		o = t.errored("%s: the check's own time ran out before an answer came: not the server's silence", r.step).
+			with("an answer", "none before the check's time ran out")
 	case r.resp == nil:
 		o = t.errored("%s: %s", r.step, r.describe()).with("an answer", r.actual())
 	case r.status() == 401 && t.p.auth:

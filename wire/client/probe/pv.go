@@ -27,6 +27,7 @@ func (t *checkRun) versionRefused(r *reply, version string) outcome {
 
 // PV-01: a version older than any MCP revision.
 var pv01 = Check{ID: "PV-01", Level: Must, Source: "MCP Transports §Protocol version header", Rule: rule.VersionUnsupported, Needs: NeedLegacy,
+	Section: "MCP Transports 2025-11-25 §Protocol Version Header", Keyword: "MUST", Binds: Server,
 	Line:     "A past version refused",
 	Sends:    "a ping on a live session with MCP-Protocol-Version: 1999-01-01",
 	Passes:   "400",
@@ -38,6 +39,7 @@ func runPV01(t *checkRun) outcome {
 
 // PV-03: a value that is no date at all.
 var pv03 = Check{ID: "PV-03", Level: Must, Source: "MCP Transports §Protocol version header", Rule: rule.VersionUnsupported, Needs: NeedLegacy,
+	Section: "MCP Transports 2025-11-25 §Protocol Version Header", Keyword: "MUST", Binds: Server,
 	Line:     "A malformed version refused",
 	Sends:    "a ping on a live session with MCP-Protocol-Version: garbage",
 	Passes:   "400",
@@ -56,6 +58,7 @@ func (t *checkRun) badVersion(version string) outcome {
 // PV-02: a version later than any, on every method: a server comparing
 // version strings with >= would let it through.
 var pv02 = Check{ID: "PV-02", Level: Must, Source: "MCP Transports §Protocol version header", Rule: rule.VersionUnsupported, Needs: NeedLegacy,
+	Section: "MCP Transports 2025-11-25 §Protocol Version Header", Keyword: "MUST", Binds: Server,
 	Line:     "A future version refused on every method",
 	Sends:    "POST (ping), GET and DELETE on a live session with MCP-Protocol-Version: 9999-01-01",
 	Passes:   "400 to each (405 to GET or DELETE accepted: not served)",
@@ -95,6 +98,7 @@ func runPV02(t *checkRun) outcome {
 // 2025-03-26 (Transports §2.7); a server that supports only later
 // revisions refuses instead, so this is reported, not judged.
 var pv04 = Check{ID: "PV-04", Level: Informational, Source: "MCP Transports §Protocol version header", Rule: rule.VersionAssumed, Needs: NeedLegacy,
+	Section: "MCP Transports 2025-11-25 §Protocol Version Header", Keyword: "SHOULD", Binds: Server,
 	Line:     "Missing header after init",
 	Sends:    "a ping on a live session without MCP-Protocol-Version",
 	Passes:   "never judged: the answer is reported (the spec says assume 2025-03-26)",
@@ -117,6 +121,7 @@ var knownVersions = append(slices.Clone(releasedVersions), "2026-07-28")
 // PV-05: an initialize proposing a version the server cannot know gets a
 // counter-offer, a result naming a version it supports, not an error.
 var pv05 = Check{ID: "PV-05", Level: Must, Source: "MCP Lifecycle §Version negotiation", Rule: rule.VersionCounterOffer, Needs: NeedLegacy,
+	Section: "MCP Lifecycle 2025-11-25 §Version Negotiation", Keyword: "MUST", Binds: Server,
 	Line:     "Negotiation answers a supported version",
 	Sends:    "initialize proposing 2099-01-01",
 	Passes:   "a result with a known MCP revision; an echo of 2099-01-01 fails, an unknown version warns",

@@ -1,11 +1,19 @@
 package probe
 
 import (
+	"context"
+	"fmt"
+	"net"
+	"regexp"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"rawmcp/wire/client"
 )
 
 // TestAfterIsRunnable: every check a check comes after exists, runs in
@@ -96,5 +104,64 @@ func TestEveryCheckNamesItsObligation(t *testing.T) {
 	}
 	if len(missing) > 0 {
 		t.Skipf("%d checks do not name their obligation yet: %s", len(missing), strings.Join(missing, ", "))
+	}
+}
+
+// slowInitializes is a server that answers every initialize with a new
+// session, each after pause: 64 of them outlast a short check.
+func slowInitializes(t *testing.T, pause time.Duration) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	id := regexp.MustCompile(`"id":(\d+)`)
+	var n atomic.Int64
+	go func() {
+		for {
+			nc, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer nc.Close()
+				buf := make([]byte, 4096)
+				got := 0
+				for !strings.Contains(string(buf[:got]), "}") {
+					k, err := nc.Read(buf[got:])
+					if err != nil {
+						return
+					}
+					got += k
+				}
+				time.Sleep(pause)
+				m := id.FindSubmatch(buf[:got])
+				if m == nil {
+					return
+				}
+				body := `{"jsonrpc":"2.0","id":` + string(m[1]) + `,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"slow","version":"1"}}}`
+				fmt.Fprintf(nc, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nMcp-Session-Id: s%d\r\nContent-Length: %d\r\n\r\n%s", n.Add(1), len(body), body)
+			}()
+		}
+	}()
+	return ln.Addr().String()
+}
+
+// TestSE09OwnTimeIsNotTheServers: when SE-09's own time runs out while
+// every initialize so far was answered, the check says so and skips; it
+// never reports the missing answer as the server's.
+func TestSE09OwnTimeIsNotTheServers(t *testing.T) {
+	target, err := ParseTarget("http://" + slowInitializes(t, 100*time.Millisecond) + "/mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &prober{target: target, opts: Options{Timeout: 5 * time.Second}, secrets: &client.Redactor{}}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	check := se09
+	o := runSE09(&checkRun{ctx: ctx, p: p, check: &check})
+	if o.verdict != Skip || !strings.HasPrefix(o.reason, "not judged: the check's time ran out after ") {
+		t.Errorf("SE-09 %s: %s; want a skip saying the check's time ran out", o.verdict, o.reason)
 	}
 }

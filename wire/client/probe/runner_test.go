@@ -3,6 +3,8 @@ package probe_test
 import (
 	"bytes"
 	"context"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -155,14 +157,15 @@ func TestOneDefectOneFailure(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		flaw flaw
+		must string            // the summary's MUST failures: one defect
 		want map[string]string // id → verdict: the start of the reason
 	}{
-		{"no metadata", withoutMetadata, map[string]string{
+		{"no metadata", withoutMetadata, "AU-02", map[string]string{
 			"AU-02": "fail: no Protected Resource Metadata",
 			"AU-11": "skip: needs a target that serves Protected Resource Metadata: none at",
 			"DP-04": "skip: see AU-02 (fail)",
 		}},
-		{"no Allow on any 405", withoutAllow, map[string]string{
+		{"no Allow on any 405", withoutAllow, "MM-05", map[string]string{
 			"MM-05": "fail: answered 405 without Allow",
 			"MM-04": "skip: see MM-05 (fail)",
 			"DP-08": "skip: GET answered 405",
@@ -185,6 +188,9 @@ func TestOneDefectOneFailure(t *testing.T) {
 			}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("verdicts (-want +got):\n%s\n%s", diff, reasons(rep))
+			}
+			if !strings.HasSuffix(rep.Summary(), "(MUST failed: "+tt.must+")") {
+				t.Errorf("summary %q; want one MUST failure, %s", rep.Summary(), tt.must)
 			}
 		})
 	}
@@ -229,5 +235,53 @@ func TestBudgetBoundsTheRun(t *testing.T) {
 	}
 	if !strings.HasSuffix(rep.Summary(), "; incomplete: the budget ran out") {
 		t.Errorf("summary %q does not say the run is incomplete", rep.Summary())
+	}
+}
+
+// modernOnly answers server/discover as a 2026-07-28 server does and
+// everything else with 400: it serves no initialize.
+func modernOnly(t *testing.T) string {
+	id := regexp.MustCompile(`"id":(\d+),"method":"server/discover"`)
+	return answerOnce(t, func(req string) string {
+		if m := id.FindStringSubmatch(req); m != nil && strings.Contains(req, "Mcp-Method: server/discover") {
+			body := `{"jsonrpc":"2.0","id":` + m[1] + `,"result":{"supportedVersions":["2026-07-28"],"capabilities":{},"resultType":"complete","ttlMs":0,"cacheScope":"public",` +
+				`"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"modern","version":"1"}}}}`
+			return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body
+		}
+		return "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"
+	})
+}
+
+// TestPreflightFindsTheEra: PRE-01 asks both ways; a server that speaks
+// only 2026-07-28 passes it, the report names the revision, and every
+// check that needs 2025-11-25 (and no option) skips with the runner's
+// reason.
+func TestPreflightFindsTheEra(t *testing.T) {
+	rep := run(t, modernOnly(t), probe.Options{})
+	if diff := cmp.Diff([]string{"2026-07-28"}, rep.Revisions); diff != "" {
+		t.Errorf("revisions (-want +got):\n%s", diff)
+	}
+	if pre := rep.Results[0]; pre.Verdict != probe.Pass || !strings.Contains(pre.Reason, "speaks MCP 2026-07-28 only") {
+		t.Errorf("PRE-01 %s: %s", pre.Verdict, pre.Reason)
+	}
+	for _, res := range rep.Results[1:] {
+		// The options are asked about first: a check needing a token
+		// the run was not given says that.
+		if res.Check.Needs&probe.NeedLegacy == 0 || res.Check.Needs&(probe.NeedToken|probe.NeedToken2|probe.NeedNamed|probe.NeedSlow) != 0 {
+			continue
+		}
+		if res.Verdict != probe.Skip || !strings.HasPrefix(res.Reason, "needs a target that speaks MCP 2025-11-25: this one serves no initialize") {
+			t.Errorf("%s %s: %s; want a skip: it needs 2025-11-25", res.Check.ID, res.Verdict, res.Reason)
+		}
+	}
+}
+
+// TestRevisionsOfALegacyServer: rawmcp speaks 2025-11-25 only today; the
+// report says so.
+func TestRevisionsOfALegacyServer(t *testing.T) {
+	srv := startRawmcp(t)
+	rep := run(t, srv.Addr, probe.Options{Token: alice, Only: []string{"HO-02"}})
+	if diff := cmp.Diff([]string{"2025-11-25"}, rep.Revisions); diff != "" {
+		t.Errorf("revisions (-want +got):\n%s", diff)
 	}
 }

@@ -27,6 +27,7 @@ func (t *checkRun) sessionRequest(step string, s *session, edits ...fieldEdit) (
 // SE-01: a request after initialize without Mcp-Session-Id gets 400, not
 // 404 (which a client takes for "session ended") and not an answer.
 var se01 = Check{ID: "SE-01", Level: Should, Source: "MCP Transports §Session 2", Rule: rule.SessionRequired, Needs: NeedSessions | NeedLegacy,
+	Section: "MCP Transports 2025-11-25 §Session Management", Keyword: "SHOULD", Binds: Server,
 	Line:     "Missing session id refused",
 	Sends:    "a session request after initialize without Mcp-Session-Id",
 	Passes:   "400",
@@ -93,6 +94,7 @@ func runSE03(t *checkRun) outcome {
 
 // SE-04: an ended session stays ended, on POST and on GET.
 var se04 = Check{ID: "SE-04", Level: Must, Source: "MCP Transports §Session 3", Rule: rule.SessionNotFound, Needs: NeedSessions | NeedLegacy,
+	Section: "MCP Transports 2025-11-25 §Session Management", Keyword: "MUST", Binds: Server,
 	Line:     "An ended session stays ended",
 	Sends:    "a ping and a GET with the id of a deleted session",
 	Passes:   "404 to both (405 to GET accepted)",
@@ -130,6 +132,7 @@ func runSE04(t *checkRun) outcome {
 // but ping. A refusal counts only if the same request is served once the
 // lifecycle is complete: otherwise it was refused for another reason.
 var se05 = Check{ID: "SE-05", Level: Hardening, Source: "MCP Lifecycle §Operation", Rule: rule.InitializedFirst, Needs: NeedSessions | NeedLegacy,
+	Section: "MCP Lifecycle 2025-11-25 §Initialization", Keyword: "SHOULD", Binds: Client,
 	Line:     "Lifecycle order enforced",
 	Sends:    "a declared list method between initialize and notifications/initialized, then again after it",
 	Passes:   "the early request refused and the late one served; skips when no list method is declared",
@@ -161,6 +164,7 @@ func runSE05(t *checkRun) outcome {
 
 // SE-06: a second initialize on a live session is refused.
 var se06 = Check{ID: "SE-06", Level: Hardening, Source: "MCP Lifecycle", Rule: rule.LifecycleOrder, Needs: NeedSessions | NeedLegacy,
+	Section: "MCP Lifecycle 2025-11-25 §Initialization (initialize is the first interaction)", Keyword: "", Binds: Profile,
 	Line:     "No second initialize on a session",
 	Sends:    "initialize carrying a live session's id",
 	Passes:   "a 4xx or a JSON-RPC error",
@@ -183,6 +187,7 @@ func runSE06(t *checkRun) outcome {
 // SE-07: a session is bound to the principal that opened it: another
 // principal's valid token on it gets what an unknown id gets.
 var se07 = Check{ID: "SE-07", Level: Should, Source: "MCP Security Best Practices §Session hijacking", Rule: rule.SessionBoundToUser, Needs: NeedToken | NeedToken2 | NeedSessions | NeedLegacy,
+	Section: "MCP Security Best Practices 2025-11-25 §Session Hijacking", Keyword: "SHOULD", Binds: Server,
 	Line:     "A session is bound to its principal",
 	Sends:    "POST, GET and DELETE with -token2 on a session opened with -token, then a ping with -token",
 	Passes:   "404 to each (403 noted, 405 to GET or DELETE accepted) and the session survives",
@@ -233,6 +238,7 @@ func runSE07(t *checkRun) outcome {
 // SE-08: a session id without a token gets 401: the id is not a
 // credential.
 var se08 = Check{ID: "SE-08", Level: Must, Source: "MCP Security Best Practices (\"MUST NOT use sessions for authentication\")", Rule: rule.SessionNotCredential, Needs: NeedToken | NeedAuth | NeedSessions | NeedLegacy,
+	Section: "MCP Security Best Practices 2025-11-25 §Session Hijacking", Keyword: "MUST", Binds: Server,
 	Line:     "A session is not a credential",
 	Sends:    "a ping on a session opened with the token, without Authorization",
 	Passes:   "401; a 2xx fails, another refusal warns",
@@ -255,6 +261,7 @@ func runSE08(t *checkRun) outcome {
 // SE-09: sessions are capped or expire, so a client cannot exhaust the
 // server's memory by initializing in a loop.
 var se09 = Check{ID: "SE-09", Level: Hardening, Source: "MCP Security Best Practices (resource exhaustion)", Rule: rule.SessionCapacity, Needs: NeedSessions | NeedLegacy,
+	Section: "MCP Security Best Practices 2025-11-25 (resource exhaustion)", Keyword: "", Binds: Profile,
 	Line:     "Sessions are capped or expire",
 	Sends:    "up to 64 initializes one after another, alone after the other checks",
 	Passes:   "a 503 or 429 among them, or an answer that advertises the session's expiry",
@@ -265,6 +272,10 @@ func runSE09(t *checkRun) outcome {
 		req, id := t.initialize()
 		r := t.send("initialize "+strconv.Itoa(i)+" of up to "+strconv.Itoa(sessionFlood), req.Bytes(), toResponse, 0)
 		switch {
+		case r.resp == nil && t.outOfTime():
+			// The check's own time ran out, not the server's patience:
+			// every initialize before was answered.
+			return t.skip("not judged: the check's time ran out after %s, each answered with a session, none refused: a cap above %d cannot be told from none", plural(i-1, "initialize"), i-1)
 		case r.status() == 503 || r.status() == 429:
 			return t.pass("initialize %d answered %d; every session opened was then deleted", i, r.status())
 		case !r.isResult(id):
