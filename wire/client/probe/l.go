@@ -27,10 +27,7 @@ func runL01(t *checkRun) outcome {
 	var parts []string
 	for _, method := range []string{"server/discover", "tools/list"} {
 		req, id := t.modernRequest(method, "")
-		r := t.send(method+" as a "+modernVersion+" client", req.Bytes(), toResponse, 0)
-		if o := t.unjudgeable(r); o != nil {
-			return *o
-		}
+		r := t.must(t.send(method+" as a "+modernVersion+" client", req.Bytes(), toResponse, 0))
 		if method == "server/discover" && supportsModern(r, id) {
 			return t.skip("server/discover is served: the target speaks %s too, and a dual-era client stays modern", modernVersion)
 		}
@@ -90,10 +87,7 @@ var l02 = Check{ID: "L-02", Level: Must, Source: "MCP 2025-11-25 Lifecycle; 2026
 
 func runL02(t *checkRun) outcome {
 	req, _ := t.modernRequest("server/discover", "")
-	first := t.send("server/discover as a "+modernVersion+" client", req.Bytes(), toResponse, 0)
-	if o := t.unjudgeable(first); o != nil {
-		return *o
-	}
+	first := t.must(t.send("server/discover as a "+modernVersion+" client", req.Bytes(), toResponse, 0))
 	s, o := t.open(t.p.authorization(), false)
 	if o != nil {
 		return t.unmet("after the modern request %s", o.reason).with("a session", o.reason)
@@ -103,10 +97,7 @@ func runL02(t *checkRun) outcome {
 		method = t.p.listMethods[0]
 	}
 	body, id := rpc(method, "")
-	r := t.postOn(method+" on the fallback session", s, body)
-	if o := t.unjudgeable(r); o != nil {
-		return *o
-	}
+	r := t.must(t.postOn(method+" on the fallback session", s, body))
 	if !r.isResult(id) {
 		return t.unmet("after the fallback, %s %s", method, r.describe()).with("a result", r.said())
 	}

@@ -146,10 +146,7 @@ func (r *reply) said() string {
 // says nothing.
 func (t *checkRun) control(method, params string) (*reply, int64, *outcome) {
 	req, id := t.modernRequest(method, params)
-	r := t.send("baseline: "+method, req.Bytes(), toResponse, 0)
-	if o := t.unjudgeable(r); o != nil {
-		return r, id, o
-	}
+	r := t.must(t.send("baseline: "+method, req.Bytes(), toResponse, 0))
 	if !r.isResult(id) {
 		o := t.skip("the baseline %s %s, not a result: nothing to compare the changed request with (see V2-01)", method, r.describe())
 		return r, id, &o
@@ -161,9 +158,7 @@ func (t *checkRun) control(method, params string) (*reply, int64, *outcome) {
 // JSON-RPC code, echoing id: how is "with Mcp-Method missing", for the
 // reason.
 func (t *checkRun) refused(r *reply, id int64, status, code int, how string) outcome {
-	if o := t.unjudgeable(r); o != nil {
-		return *o
-	}
+	t.must(r)
 	want := strconv.Itoa(status) + " with JSON-RPC error " + strconv.Itoa(code)
 	e := r.errorOf()
 	switch {
@@ -242,10 +237,7 @@ var v201 = Check{ID: "V2-01", Level: Must, Source: "MCP 2026-07-28 server/discov
 
 func runV201(t *checkRun) outcome {
 	req, id := t.modernRequest("server/discover", "")
-	r := t.send("server/discover", req.Bytes(), toResponse, 0)
-	if o := t.unjudgeable(r); o != nil {
-		return *o
-	}
+	r := t.must(t.send("server/discover", req.Bytes(), toResponse, 0))
 	want := "200 with a DiscoverResult"
 	if !r.isResult(id) {
 		return t.unmet("server/discover %s, not a result", r.describe()).with(want, r.said())
@@ -441,10 +433,7 @@ func runV209(t *checkRun) outcome {
 		return *o
 	}
 	req, id := t.metaRequest("server/discover", "", metaOf(modernVersion, false, true))
-	r := t.send("server/discover without clientInfo", req.Bytes(), toResponse, 0)
-	if o := t.unjudgeable(r); o != nil {
-		return *o
-	}
+	r := t.must(t.send("server/discover without clientInfo", req.Bytes(), toResponse, 0))
 	if r.isResult(id) {
 		return t.pass("served without clientInfo")
 	}
@@ -506,10 +495,7 @@ func runV213(t *checkRun) outcome {
 	}
 	req, id := t.modernRequest("server/discover", "")
 	req = edit(req, drop("MCP-Protocol-Version"), drop("Mcp-Method"), set("mcp-protocol-version", modernVersion), set("mcp-method", "server/discover"))
-	r := t.send("server/discover with lower-case field names", req.Bytes(), toResponse, 0)
-	if o := t.unjudgeable(r); o != nil {
-		return *o
-	}
+	r := t.must(t.send("server/discover with lower-case field names", req.Bytes(), toResponse, 0))
 	if r.isResult(id) {
 		return t.pass("served with lower-case field names")
 	}
@@ -552,20 +538,14 @@ func (t *checkRun) mcpName(how string, refuse bool, edits func(name string) []fi
 		return *o
 	}
 	raw, id := t.callTool(name)
-	base := t.send("baseline: tools/call "+name, raw, toResponse, 0)
-	if o := t.unjudgeable(base); o != nil {
-		return *o
-	}
+	base := t.must(t.send("baseline: tools/call "+name, raw, toResponse, 0))
 	if e := base.errorOf(); !base.isResult(id) && (!e.Found || e.Code == codeHeaderMismatch) {
 		return t.skip("the baseline tools/call %s %s: nothing to compare the changed request with", name, base.describe())
 	}
 	raw, id = t.callTool(name, edits(name)...)
-	r := t.send("tools/call "+name+" "+how, raw, toResponse, 0)
+	r := t.must(t.send("tools/call "+name+" "+how, raw, toResponse, 0))
 	if refuse {
 		return t.refused(r, id, 400, codeHeaderMismatch, how)
-	}
-	if o := t.unjudgeable(r); o != nil {
-		return *o
 	}
 	if e := r.errorOf(); r.status() == 400 && (e.Code == codeHeaderMismatch || !e.Found) && base.status() != 400 {
 		return t.unmet("%s %s: refused as a header fault", how, r.describe()).with(base.said()+", as without the change", r.said())
@@ -671,10 +651,7 @@ func runV219(t *checkRun) outcome {
 	var faults, actual []string
 	for _, m := range removedMethods {
 		req, id := t.modernRequest(m.method, m.params)
-		r := t.send(m.method+" (removed in "+modernVersion+")", req.Bytes(), toResponse, 0)
-		if o := t.unjudgeable(r); o != nil {
-			return *o
-		}
+		r := t.must(t.send(m.method+" (removed in "+modernVersion+")", req.Bytes(), toResponse, 0))
 		if o := t.refused(r, id, 404, codeMethodNotFound, m.method); o.verdict != Pass {
 			faults = append(faults, o.reason)
 			actual = append(actual, m.method+": "+r.said())
@@ -694,10 +671,7 @@ func (t *checkRun) noLongerServed(method string, edits ...fieldEdit) outcome {
 		return *o
 	}
 	m := client.MCP{Host: t.p.target.Host, Path: t.p.target.Path, Authorization: t.p.authorization(), Version: modernVersion}
-	r := t.send(method+" to the endpoint", edit(m.Request(method, nil), edits...).Bytes(), toHead, getWindow)
-	if o := t.unjudgeable(r); o != nil {
-		return *o
-	}
+	r := t.must(t.send(method+" to the endpoint", edit(m.Request(method, nil), edits...).Bytes(), toHead, getWindow))
 	switch {
 	case r.status() == 405 && strings.Contains(r.header("Allow"), "POST"):
 		return t.pass("%s answered 405 with Allow: %s", method, r.header("Allow"))
@@ -739,10 +713,7 @@ func (t *checkRun) ignored(name, value string) outcome {
 		return t.unmet("the baseline server/discover was answered with an Mcp-Session-Id: a modern server mints none").with("no Mcp-Session-Id", "Mcp-Session-Id in the answer")
 	}
 	req, id := t.modernRequest("server/discover", "", set(name, value))
-	r := t.send("server/discover with "+name+": "+value, req.Bytes(), toResponse, 0)
-	if o := t.unjudgeable(r); o != nil {
-		return *o
-	}
+	r := t.must(t.send("server/discover with "+name+": "+value, req.Bytes(), toResponse, 0))
 	switch {
 	case !r.isResult(id):
 		return t.unmet("with %s: %s %s, where it was served without", name, value, r.describe()).with("the result, as without "+name, r.said())
@@ -782,10 +753,7 @@ func runV225(t *checkRun) outcome {
 	}
 	body := []byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":987654,"reason":"rawmcp probe"}}`)
 	m := client.MCP{Host: t.p.target.Host, Path: t.p.target.Path, Authorization: t.p.authorization(), Version: modernVersion}
-	r := t.send("notifications/cancelled", m.Request("POST", body).Set("Mcp-Method", "notifications/cancelled").Bytes(), toEnd, getWindow)
-	if o := t.unjudgeable(r); o != nil {
-		return *o
-	}
+	r := t.must(t.send("notifications/cancelled", m.Request("POST", body).Set("Mcp-Method", "notifications/cancelled").Bytes(), toEnd, getWindow))
 	switch st := r.status(); {
 	case st == 202 && len(r.resp.Body) == 0:
 		return t.pass("answered 202 with no body")
@@ -815,10 +783,7 @@ func runV226(t *checkRun) outcome {
 	two, _ := rpc("server/discover", `{"_meta":`+modernMeta+`}`)
 	body := append(append(append([]byte("["), one...), ','), append(two, ']')...)
 	m := client.MCP{Host: t.p.target.Host, Path: t.p.target.Path, Authorization: t.p.authorization(), Version: modernVersion}
-	r := t.send("a batch of two server/discover", m.Request("POST", body).Set("Mcp-Method", "server/discover").Bytes(), toEnd, getWindow)
-	if o := t.unjudgeable(r); o != nil {
-		return *o
-	}
+	r := t.must(t.send("a batch of two server/discover", m.Request("POST", body).Set("Mcp-Method", "server/discover").Bytes(), toEnd, getWindow))
 	if is4xx(r.status()) {
 		return t.pass("answered %d", r.status())
 	}
@@ -842,10 +807,7 @@ func runV227(t *checkRun) outcome {
 		return t.skip("server/discover declares no tools capability")
 	}
 	req, id := t.modernRequest("tools/list", "")
-	r := t.send("tools/list", req.Bytes(), toResponse, 0)
-	if o := t.unjudgeable(r); o != nil {
-		return *o
-	}
+	r := t.must(t.send("tools/list", req.Bytes(), toResponse, 0))
 	if !r.isResult(id) {
 		return t.unmet("tools/list %s, where server/discover declares tools", r.describe()).with("a result", r.said())
 	}
@@ -881,10 +843,7 @@ func runV224(t *checkRun) outcome {
 		return *o
 	}
 	req, _ := t.modernRequest("server/discover", "", set("Origin", foreignOrigin))
-	r := t.send("server/discover with Origin: "+foreignOrigin, req.Bytes(), toResponse, 0)
-	if o := t.unjudgeable(r); o != nil {
-		return *o
-	}
+	r := t.must(t.send("server/discover with Origin: "+foreignOrigin, req.Bytes(), toResponse, 0))
 	switch {
 	case is2xx(r.status()):
 		return t.unmet("%s for Origin: %s: any web page can drive the server", r.describe(), foreignOrigin).with("403", r.said()+" for Origin: "+foreignOrigin)
@@ -892,10 +851,7 @@ func runV224(t *checkRun) outcome {
 		return t.unmet("answered %d for Origin: %s: a foreign Origin gets 403 Forbidden", r.status(), foreignOrigin).with("403", r.said()+" for Origin: "+foreignOrigin)
 	}
 	req, _ = t.modernRequest("server/discover", "", set("Host", foreignHost))
-	h := t.send("server/discover with Host: "+foreignHost, req.Bytes(), toResponse, 0)
-	if o := t.unjudgeable(h); o != nil {
-		return *o
-	}
+	h := t.must(t.send("server/discover with Host: "+foreignHost, req.Bytes(), toResponse, 0))
 	if !is4xx(h.status()) {
 		return t.unmetAt(Hardening, "Origin refused with 403, but %s for Host: %s: a page on a DNS-rebinding name reaches the server", h.describe(), foreignHost).
 			with("a 4xx", h.said()+" for Host: "+foreignHost)
@@ -1063,10 +1019,7 @@ func runV229(t *checkRun) outcome {
 		return t.skip("server/discover advertises no listChanged capability: no subscription to open")
 	}
 	req, id := t.modernRequest("subscriptions/listen", `{"notifications":{"`+chosen.filter+`":true}}`)
-	r := t.send("subscriptions/listen for "+chosen.filter, req.Bytes(), toResponse, listenWindow)
-	if o := t.unjudgeable(r); o != nil {
-		return *o
-	}
+	r := t.must(t.send("subscriptions/listen for "+chosen.filter, req.Bytes(), toResponse, listenWindow))
 	want := "an event stream acknowledged first, subscriptionId " + strconv.FormatInt(id, 10)
 	if r.status() != 200 || !r.isSSE() {
 		return t.unmet("subscriptions/listen for %s %s, where server/discover advertises %s.%s", chosen.filter, r.describe(), chosen.capability, chosen.flag).with(want, r.said())
@@ -1130,10 +1083,7 @@ func runV231(t *checkRun) outcome {
 	base.resultOf(baseID, &disc)
 	json.Unmarshal(disc.SupportedVersions, &served)
 	body, id := initializeBody(protocolVersion)
-	r := t.send("initialize as a "+protocolVersion+" client", t.request("POST", nil, body).Bytes(), toResponse, 0)
-	if o := t.unjudgeable(r); o != nil {
-		return *o
-	}
+	r := t.must(t.send("initialize as a "+protocolVersion+" client", t.request("POST", nil, body).Bytes(), toResponse, 0))
 	if r.isResult(id) {
 		return t.pass("initialize served: the target speaks %s too", protocolVersion)
 	}
