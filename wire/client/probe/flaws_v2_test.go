@@ -15,12 +15,13 @@ import (
 )
 
 // modernFlaw is a flaw of the V2 and era checks: the proxy breaks the
-// modern reference server (modernRef, dual-era, a resource server for
-// alice's token) in one way, or, for the era checks, rawmcp, a
-// 2025-11-25 server.
+// modern reference server (modernRef, dual-era unless modernOnly, a
+// resource server for alice's token) in one way, or, for the era checks,
+// rawmcp, a 2025-11-25 server.
 type modernFlaw struct {
 	flawCase
-	legacy bool // rawmcp behind the proxy instead of the modern reference
+	legacy     bool // rawmcp behind the proxy instead of the modern reference
+	modernOnly bool // the reference without its 2025-11-25 side
 }
 
 // The modern request's parts a flaw reads.
@@ -199,12 +200,9 @@ var v2Flaws = []modernFlaw{
 			return ans
 		}}}},
 	{flawCase: flawCase{check: "V2-21", name: "DELETE answered 204 by a dual-era server (reported, not judged)", want: probe.Info, says: "this target also speaks 2025-11-25",
-		flaw: flaw{request: func(_ *flawProxy, r *proxied) []byte {
-			if r.method == "DELETE" {
-				return []byte("HTTP/1.1 204 No Content\r\n\r\n")
-			}
-			return nil
-		}}}},
+		flaw: deleteServed}},
+	{modernOnly: true, flawCase: flawCase{check: "V2-21", name: "DELETE answered 204 by a modern-only server", want: probe.Warn, says: "a server that speaks only 2026-07-28 answers 405",
+		flaw: deleteServed}},
 	{flawCase: flawCase{check: "V2-22", name: "a session id echoed", want: probe.Warn, says: "the answer carries an Mcp-Session-Id",
 		flaw: flaw{response: func(_ *flawProxy, r *proxied, ans []byte) []byte {
 			if id := r.get("Mcp-Session-Id"); id != "" && r.method == "POST" {
@@ -262,10 +260,7 @@ var v2Flaws = []modernFlaw{
 			}
 			return nil
 		}}}},
-	{flawCase: flawCase{check: "V2-31", name: "a legacy initialize refused with a plain 400 by a modern-only server", want: probe.Warn, says: "naming none of the versions",
-		// Without initialize the reference speaks 2026-07-28 only, so
-		// the checks that need the legacy path skip.
-		also: map[string]probe.Verdict{"L-02": probe.Skip},
+	{modernOnly: true, flawCase: flawCase{check: "V2-31", name: "a legacy initialize refused with a plain 400 by a modern-only server", want: probe.Warn, says: "naming none of the versions",
 		flaw: flaw{request: func(_ *flawProxy, r *proxied) []byte {
 			if _, method, _ := bodyOf(r); method == "initialize" && !bytes.Contains(r.body, []byte(modernClaim)) {
 				return answer("400 Bad Request", "text/plain; charset=utf-8", "Bad Request\n")
@@ -296,6 +291,15 @@ var v2Flaws = []modernFlaw{
 			return nil
 		}}}},
 }
+
+// deleteServed answers DELETE with 204, as a 2025-11-25 server ending a
+// session does.
+var deleteServed = flaw{request: func(_ *flawProxy, r *proxied) []byte {
+	if r.method == "DELETE" {
+		return []byte("HTTP/1.1 204 No Content\r\n\r\n")
+	}
+	return nil
+}}
 
 // modernRefVerdicts is what the modern reference earns with -strict and
 // alice's token: every V2 check passes; L-01 skips (the reference serves
@@ -328,7 +332,7 @@ func TestEachModernFlawFailsItsCheck(t *testing.T) {
 			upstream = startRawmcp(t).Addr
 			opts.Only = []string{"L"}
 		} else {
-			upstream = startModernRef(t, modernRef{token: alice, legacy: true})
+			upstream = startModernRef(t, modernRef{token: alice, legacy: !tt.modernOnly})
 		}
 		target, err := probe.ParseTarget("http://" + startProxy(t, upstream, tt.flaw) + "/mcp")
 		if err != nil {
@@ -344,8 +348,12 @@ func TestEachModernFlawFailsItsCheck(t *testing.T) {
 				t.Fatalf("Run: %v", errs[i])
 			}
 			want := modernRefVerdicts()
-			if tt.legacy {
+			switch {
+			case tt.legacy:
 				want = map[string]probe.Verdict{"PRE-01": probe.Pass, "L-01": probe.Pass, "L-02": probe.Pass}
+			case tt.modernOnly:
+				// No 2025-11-25 side: the era checks need one.
+				want["L-02"] = probe.Skip
 			}
 			if tt.check != "" {
 				want[tt.check] = tt.want
