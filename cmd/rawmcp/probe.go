@@ -30,10 +30,13 @@ func probeAbout() string {
 		}
 		fmt.Fprintf(&groups, "  %-4s %-45s %2d checks\n", g.Code, g.Title, n)
 	}
-	return "Probes any MCP 2025-11-25 Streamable HTTP endpoint, over http or https, with the\n" +
-		"check catalogue: is Origin validated, Host checked, the session id random and bound\n" +
-		"to its caller, does DELETE end it, does a foreign token get 401, is anything echoed,\n" +
-		"does HTTP framing hold. Every session it opens is deleted.\n\n" +
+	return "Probes any MCP Streamable HTTP endpoint, over http or https, with the check\n" +
+		"catalogue: is Origin validated, Host checked, the session id random and bound to its\n" +
+		"caller, does DELETE end it, does a foreign token get 401, is anything echoed, does\n" +
+		"HTTP framing hold. It asks which revisions the endpoint speaks (2025-11-25 by\n" +
+		"initialize, 2026-07-28 by server/discover) and runs the checks of each: the V2\n" +
+		"group judges the 2026-07-28 wire, the L group the fallback between the two. Every\n" +
+		"session it opens is deleted.\n\n" +
 		"Reaching it: https is TLS 1.2 or later, verified against the URL's host with the\n" +
 		"system roots plus -cacert; nothing turns verification off. -resolve HOST:PORT:ADDR\n" +
 		"dials ADDR while Host, SNI and verification use HOST (as curl's). Redirects are never\n" +
