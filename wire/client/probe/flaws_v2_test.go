@@ -430,3 +430,45 @@ func v2Skips(reason string) map[string]string {
 	}
 	return out
 }
+
+// TestL01ReadsTheFallbackSignal: what a 2025-11-25 server answers a
+// modern server/discover, and L-01's verdict on it, each answer standing
+// in for rawmcp's 400 -32000 (which passes, TestEachModernFlawFailsItsCheck).
+func TestL01ReadsTheFallbackSignal(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		answer func(r *proxied) []byte
+		want   probe.Verdict
+		says   string
+	}{
+		{"400 -32022 naming only legacy versions", func(r *proxied) []byte {
+			id, _, _ := bodyOf(r)
+			return answer("400 Bad Request", "application/json", `{"jsonrpc":"2.0","id":`+id+`,"error":{"code":-32022,"message":"x","data":{"supported":["2025-11-25"],"requested":"2026-07-28"}}}`)
+		}, probe.Pass, "-32022 naming only legacy versions"},
+		{"400 -32022 naming 2026-07-28", func(r *proxied) []byte {
+			id, _, _ := bodyOf(r)
+			return answer("400 Bad Request", "application/json", `{"jsonrpc":"2.0","id":`+id+`,"error":{"code":-32022,"message":"x","data":{"supported":["2026-07-28"],"requested":"2026-07-28"}}}`)
+		}, probe.Info, "a modern error code"},
+		{"400 -32020", func(r *proxied) []byte { return rpcRefusal(r, "400 Bad Request", "-32020") }, probe.Info, "a modern error code"},
+		{"400 with no body", func(*proxied) []byte { return answer("400 Bad Request", "", "") }, probe.Pass, "a dual-era client falls back"},
+		{"403 to the valid token", func(*proxied) []byte { return answer("403 Forbidden", "", "") }, probe.Fail, "never falls back"},
+		{"500", func(*proxied) []byte { return answer("500 Internal Server Error", "", "") }, probe.Fail, "gets 400"},
+		{"served under the old rules", func(r *proxied) []byte { return served(r.body) }, probe.Fail, "cannot tell it served the request"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			addr := startProxy(t, startRawmcp(t).Addr, flaw{request: func(_ *flawProxy, r *proxied) []byte {
+				if r.get("Mcp-Method") == "server/discover" {
+					return tt.answer(r)
+				}
+				return nil
+			}})
+			rep := run(t, addr, probe.Options{Token: alice, Only: []string{"L-01"}})
+			for _, res := range rep.Results {
+				if res.Check.ID == "L-01" && (res.Verdict != tt.want || !strings.Contains(res.Reason, tt.says)) {
+					t.Errorf("L-01 %s: %s; want %s saying %q", res.Verdict, res.Reason, tt.want, tt.says)
+				}
+			}
+		})
+	}
+}
