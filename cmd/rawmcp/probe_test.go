@@ -99,8 +99,9 @@ func (s *servedProbe) fullArgs(extra ...string) []string {
 }
 
 type probeDoc struct {
-	Target string `json:"target"`
-	Checks []struct {
+	Target    string   `json:"target"`
+	Revisions []string `json:"revisions"`
+	Checks    []struct {
 		ID, Verdict, Reason string
 	} `json:"checks"`
 	Counts map[string]int `json:"counts"`
@@ -108,7 +109,8 @@ type probeDoc struct {
 
 // TestProbeServePassesEveryCheck is the issue's proof: `rawmcp probe
 // -strict` against `rawmcp serve` with two principals and the named
-// tokens passes every check (PV-04 is info; the deployment group below),
+// tokens passes every check (PV-04 is info; the deployment group and the
+// 2026-07-28 group below),
 // within serve's default limits, and leaves no token in any output.
 func TestProbeServePassesEveryCheck(t *testing.T) {
 	s := startServe(t)
@@ -135,6 +137,16 @@ func TestProbeServePassesEveryCheck(t *testing.T) {
 		want[id] = "skip"
 	}
 	want["DP-12"] = "info"
+	// serve speaks MCP 2025-11-25 only: the V2 group skips, the era
+	// group passes (a 2026-07-28 request gets the fallback signal).
+	for _, c := range probe.Catalogue() {
+		if c.Group == "V2" {
+			want[c.ID] = "skip"
+		}
+	}
+	if diff := cmp.Diff([]string{"2025-11-25"}, doc.Revisions); diff != "" {
+		t.Errorf("revisions (-want +got):\n%s", diff)
+	}
 	got := map[string]string{}
 	for _, c := range doc.Checks {
 		got[c.ID] = c.Verdict
@@ -342,6 +354,8 @@ func TestProbeTable(t *testing.T) {
   cleartext http, no TLS
   Server: none; Via: none
 
+speaks MCP 2025-11-25
+
 Preflight
   pass  PRE-01 The endpoint speaks MCP
 Protocol version
@@ -368,12 +382,12 @@ func TestProbeList(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit status %d", code)
 	}
-	row := regexp.MustCompile(`(?m)^  [A-Z]+-[0-9]{2} +(MUST|SHOULD|H|info) +\S+ +\S`)
+	row := regexp.MustCompile(`(?m)^  [A-Z][A-Z0-9]*-[0-9]{2} +(MUST|SHOULD|H|info) +\S+ +\S`)
 	if n := len(row.FindAllString(stdout, -1)); n != len(probe.Catalogue()) {
 		t.Errorf("%d check lines, want %d:\n%s", n, len(probe.Catalogue()), stdout)
 	}
 	stdout, _, _ = rawmcp(t, "probe", "-list", "-only", "AU-05")
-	for _, want := range []string{"AU-05  MUST   T     A token in the query is not accepted", "rule: A-19", "decoy"} {
+	for _, want := range []string{"AU-05  MUST   T, auth, legacy ", " A token in the query is not accepted", "rule: A-19", "decoy"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("-list -only AU-05 lacks %q:\n%s", want, stdout)
 		}

@@ -146,10 +146,13 @@ var probeTokens = map[string]string{
 	"low_scope":      "no-resources-scope",
 }
 
-// probeSkip leaves out of an attack run the probe's deployment group:
-// it judges a hop in front of the server (TLS, a proxy, a balancer), and
-// the attack bench has none.
-var probeSkip = []string{"DP"}
+// probeSkip leaves out of an attack run the probe's deployment group,
+// which judges a hop in front of the server (TLS, a proxy, a balancer),
+// and the attack bench has none; and its V2 group, which judges an MCP
+// 2026-07-28 server, a revision the profile keeps out of rawmcp's wire
+// contract (every V2 check skips on it). The era group stays: it judges
+// the answer a 2026-07-28 client falls back on.
+var probeSkip = []string{"DP", "V2"}
 
 // ProbeChecks are the probe's checks an attack run includes, PRE-01
 // first: the catalogue without the deployment group.

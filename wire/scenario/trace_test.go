@@ -57,8 +57,9 @@ func TestTraceOfEveryScenario(t *testing.T) {
 	})
 	t.Run("T-P14/every response is annotated with the rule that decided it", func(t *testing.T) {
 		// The probe's checks run concurrently, as from outside: their
-		// exchanges (a step line "* HO-02: ...") carry no server decision.
-		probeStep := regexp.MustCompile(`^\* [A-Z]{2,3}-[0-9]{2}: `)
+		// exchanges (a step line "* HO-02: ...", "* V2-01: ...", "* L-01:
+		// ...") carry no server decision.
+		probeStep := regexp.MustCompile(`^\* [A-Z][A-Z0-9]{0,2}-[0-9]{2}: `)
 		var inside strings.Builder
 		probing := false
 		for _, line := range strings.Split(text, "\n") {

@@ -21,6 +21,8 @@ var groups = []*group{
 	&lfGroup,
 	&ehGroup,
 	&dpGroup,
+	&v2Group,
+	&eraGroup,
 }
 
 // group is a section of the catalogue and its checks.

@@ -13,6 +13,8 @@ var mcpGoID = regexp.MustCompile(`^mcp-session-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{
 
 var seFlaws = []flawCase{
 	{check: "SE-01", name: "a request without a session id is served", want: probe.Warn, says: "with a result without a session id",
+		// It serves a 2026-07-28 request too, which then gets no fallback signal.
+		also: map[string]probe.Verdict{"L-01": probe.Fail},
 		flaw: flaw{request: func(_ *flawProxy, r *proxied) []byte {
 			// After initialize: the version header is there, the id is not.
 			if r.method == "POST" && r.get("Mcp-Session-Id") == "" && r.get("MCP-Protocol-Version") != "" {

@@ -52,7 +52,7 @@ summary { cursor: pointer; }
 </style>
 </head>
 <body>
-<h1>rawmcp probe</h1>
+<h1>rawmcp probe{{with .Report.RevisionsLine}}: {{.}}{{end}}</h1>
 <table class="meta">
 <tr><td>target</td><td><code>{{.Report.Target}}</code></td></tr>
 {{with .Report.Reached}}<tr><td>reached</td><td><code>{{.Address}}</code>{{if .TLSVersion}}, {{.TLSVersion}}, <code>{{.CipherSuite}}</code>{{else}}, cleartext http{{end}}</td></tr>
@@ -60,6 +60,7 @@ summary { cursor: pointer; }
 {{end}}<tr><td>hop announced</td><td>Server: <code>{{or .Server "none"}}</code>; Via: <code>{{or .Via "none"}}</code></td></tr>
 {{end}}<tr><td>server</td><td><code>{{.Server}}</code></td></tr>
 <tr><td>protocol version</td><td><code>{{.Report.ProtocolVersion}}</code></td></tr>
+<tr><td>MCP revisions</td><td>{{range $i, $v := .Report.Revisions}}{{if $i}}, {{end}}<code>{{$v}}</code>{{else}}none found{{end}}</td></tr>
 <tr><td>started</td><td>{{.Started}}, {{.Report.Duration.Milliseconds}} ms</td></tr>
 <tr><td>counts</td><td>{{range .Order}}<span class="{{.}}">{{index $.Counts .}} {{.}}</span> {{end}}</td></tr>
 </table>

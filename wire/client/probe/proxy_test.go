@@ -67,6 +67,7 @@ type proxied struct {
 	method, path string
 	header       [][2]string
 	body         []byte
+	head         string // the head as it came, authorities rewritten: values untrimmed
 }
 
 func (r *proxied) get(name string) string {
@@ -240,7 +241,7 @@ func (p *flawProxy) parse(nc net.Conn, buf *[]byte, chunk []byte, end int) (*pro
 	if len(first) != 3 || strings.Contains(head, "\n ") || strings.Contains(head, "\n\t") || strings.Contains(strings.ReplaceAll(head, "\r\n", ""), "\n") {
 		return nil, nil, false
 	}
-	r := &proxied{method: first[0], path: first[1]}
+	r := &proxied{method: first[0], path: first[1], head: head}
 	lengths, chunked := 0, false
 	length := 0
 	for _, line := range lines[1:] {

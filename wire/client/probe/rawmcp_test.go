@@ -103,7 +103,8 @@ func reasons(rep *probe.Report) string {
 // and of the deployment group, the TLS checks skip (an http URL on
 // loopback has no TLS and no cleartext twin), DP-07 skips (rawmcp ends
 // each GET stream at once, so no hop holding streams could be told
-// apart), and DP-12 reports no CORS at all.
+// apart), DP-12 reports no CORS at all, and the V2 group skips (rawmcp
+// serves no server/discover).
 func rawmcpVerdicts() map[string]probe.Verdict {
 	want := map[string]probe.Verdict{}
 	for _, c := range probe.Catalogue() {
@@ -114,6 +115,13 @@ func rawmcpVerdicts() map[string]probe.Verdict {
 		want[id] = probe.Skip
 	}
 	want["DP-12"] = probe.Info
+	// rawmcp speaks 2025-11-25 only: the modern checks skip, the era
+	// checks pass (a modern request gets the fallback signal).
+	for _, c := range probe.Catalogue() {
+		if c.Group == "V2" {
+			want[c.ID] = probe.Skip
+		}
+	}
 	return want
 }
 
@@ -125,6 +133,10 @@ func TestRawmcpPassesEveryCheck(t *testing.T) {
 	rep := run(t, srv.Addr, fullOptions())
 	if diff := cmp.Diff(rawmcpVerdicts(), verdicts(rep)); diff != "" {
 		t.Errorf("verdicts (-want +got):\n%s\n%s", diff, reasons(rep))
+	}
+	// rawmcp speaks 2025-11-25 only (the profile keeps 2026-07-28 out).
+	if diff := cmp.Diff([]string{"2025-11-25"}, rep.Revisions); diff != "" {
+		t.Errorf("revisions (-want +got):\n%s", diff)
 	}
 	for _, res := range rep.Results {
 		for _, x := range res.Exchanges {
@@ -183,7 +195,7 @@ func TestJSONDocument(t *testing.T) {
 	for k := range doc {
 		members = append(members, k)
 	}
-	want := []string{"checks", "counts", "duration_ms", "protocol_version", "reached", "server", "started", "target"}
+	want := []string{"checks", "counts", "duration_ms", "incomplete", "protocol_version", "reached", "revisions", "server", "started", "target"}
 	if diff := cmp.Diff(want, sorted(members)); diff != "" {
 		t.Errorf("members (-want +got):\n%s", diff)
 	}
@@ -253,7 +265,7 @@ func TestPreflightGatesTheRun(t *testing.T) {
 	}{
 		{"the token is refused", srv.Addr, "tok-nobody-0000", "the token was refused: initialize answered 401"},
 		{"no token for a server that needs one", srv.Addr, "", "the target requires a token (initialize answered 401): give -token"},
-		{"no MCP endpoint", notMCP, "", "no MCP endpoint at http://" + notMCP + "/mcp: initialize answered 404, not an InitializeResult"},
+		{"no MCP endpoint", notMCP, "", "no MCP endpoint at http://" + notMCP + "/mcp: initialize answered 404, not an InitializeResult; server/discover answered 404"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -24,6 +24,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	if r.Reached != nil {
 		b.WriteString(strings.Join(r.Reached.lines(), "\n") + "\n\n")
 	}
+	if line := r.RevisionsLine(); line != "" {
+		b.WriteString(line + "\n\n")
+	}
 	for _, g := range Groups {
 		first := true
 		for _, res := range r.Results {
@@ -49,6 +52,16 @@ func (r *Report) WriteText(w io.Writer) error {
 	return err
 }
 
+// RevisionsLine says which MCP revisions the target speaks, as the
+// reports head with it: "speaks MCP 2025-11-25 and 2026-07-28"; "" when
+// the preflight found none.
+func (r *Report) RevisionsLine() string {
+	if len(r.Revisions) == 0 {
+		return ""
+	}
+	return "speaks MCP " + joinAnd(r.Revisions)
+}
+
 // Summary is the last line of the text report:
 //
 //	probe: 57 pass, 1 fail, 1 warn, 0 skip, 0 error, 1 info (MUST failed: HO-02)
@@ -58,8 +71,12 @@ func (r *Report) Summary() string {
 	if ids := r.MustIDs(Fail); len(ids) > 0 {
 		failed = strings.Join(ids, ", ")
 	}
-	return fmt.Sprintf("probe: %d pass, %d fail, %d warn, %d skip, %d error, %d info (MUST failed: %s)",
+	line := fmt.Sprintf("probe: %d pass, %d fail, %d warn, %d skip, %d error, %d info (MUST failed: %s)",
 		c[Pass], c[Fail], c[Warn], c[Skip], c[Error], c[Info], failed)
+	if r.Incomplete {
+		line += "; incomplete: the budget ran out"
+	}
+	return line
 }
 
 // printable keeps a reason on one line: control bytes become spaces.
@@ -78,6 +95,8 @@ type jsonReport struct {
 	Reached         *Reached        `json:"reached"`
 	Server          json.RawMessage `json:"server"`
 	ProtocolVersion string          `json:"protocol_version"`
+	Revisions       []string        `json:"revisions"`
+	Incomplete      bool            `json:"incomplete"`
 	Started         string          `json:"started"`
 	DurationMS      int64           `json:"duration_ms"`
 	Checks          []jsonCheck     `json:"checks"`
@@ -104,6 +123,8 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		Reached:         r.Reached,
 		Server:          r.Server,
 		ProtocolVersion: r.ProtocolVersion,
+		Revisions:       append([]string{}, r.Revisions...),
+		Incomplete:      r.Incomplete,
 		Started:         r.Started.UTC().Format(time.RFC3339),
 		DurationMS:      r.Duration.Milliseconds(),
 		Checks:          []jsonCheck{},

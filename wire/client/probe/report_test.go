@@ -21,7 +21,8 @@ func sampleReport() *Report {
 	}
 	return &Report{
 		Target: "http://127.0.0.1:8080/mcp", Server: []byte(`{"name":"x","version":"1"}`), ProtocolVersion: "2025-11-25",
-		Started: time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC), Duration: 1500 * time.Millisecond,
+		Revisions: []string{"2025-11-25", "2026-07-28"},
+		Started:   time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC), Duration: 1500 * time.Millisecond,
 		Results: []Result{
 			{Check: check("PRE-01"), Verdict: Pass, Reason: "speaks MCP"},
 			{Check: check("HO-01"), Verdict: Pass, Reason: "answered 403"},
@@ -39,7 +40,9 @@ func TestWriteText(t *testing.T) {
 	if err := sampleReport().WriteText(&b); err != nil {
 		t.Fatal(err)
 	}
-	want := `Preflight
+	want := `speaks MCP 2025-11-25 and 2026-07-28
+
+Preflight
   pass  PRE-01 The endpoint speaks MCP
 Host and Origin (DNS rebinding, browsers)
   pass  HO-01  Foreign Host refused
@@ -75,6 +78,12 @@ func TestWriteHTML(t *testing.T) {
 	}
 	if !strings.Contains(page, "expected: <code>403</code><br>actual: <code>200 application/json with a result</code>") {
 		t.Error("the page lacks HO-02's expected and actual")
+	}
+	if !strings.Contains(page, "<h1>rawmcp probe: speaks MCP 2025-11-25 and 2026-07-28</h1>") {
+		t.Error("the page's heading does not say the revisions")
+	}
+	if !strings.Contains(page, "<tr><td>MCP revisions</td><td><code>2025-11-25</code>, <code>2026-07-28</code></td></tr>") {
+		t.Error("the page's table does not list the revisions")
 	}
 	if !strings.Contains(page, "&lt;script&gt;x&lt;/script&gt;") {
 		t.Error("the response bytes are not escaped")

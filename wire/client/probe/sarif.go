@@ -18,8 +18,14 @@ type (
 		Runs    []sarifRun `json:"runs"`
 	}
 	sarifRun struct {
-		Tool    sarifTool     `json:"tool"`
-		Results []sarifResult `json:"results"`
+		Tool       sarifTool     `json:"tool"`
+		Results    []sarifResult `json:"results"`
+		Properties sarifRunProps `json:"properties"`
+	}
+	// sarifRunProps are the run's own facts: the MCP revisions the
+	// target speaks.
+	sarifRunProps struct {
+		Revisions []string `json:"revisions"`
 	}
 	sarifTool struct {
 		Driver sarifDriver `json:"driver"`
@@ -131,7 +137,7 @@ func (r *Report) WriteSARIF(w io.Writer) error {
 	log := sarifLog{
 		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
 		Version: "2.1.0",
-		Runs:    []sarifRun{{Tool: sarifTool{driver}, Results: results}},
+		Runs:    []sarifRun{{Tool: sarifTool{driver}, Results: results, Properties: sarifRunProps{Revisions: append([]string{}, r.Revisions...)}}},
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

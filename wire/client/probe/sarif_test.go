@@ -51,7 +51,10 @@ func TestWriteSARIF(t *testing.T) {
 					Rules   []rule `json:"rules"`
 				} `json:"driver"`
 			} `json:"tool"`
-			Results []result `json:"results"`
+			Results    []result `json:"results"`
+			Properties struct {
+				Revisions []string `json:"revisions"`
+			} `json:"properties"`
 		} `json:"runs"`
 	}
 	dec := json.NewDecoder(&b)
@@ -65,6 +68,9 @@ func TestWriteSARIF(t *testing.T) {
 	run := log.Runs[0]
 	if run.Tool.Driver.Name != "rawmcp probe" || run.Tool.Driver.Version != "0.1.0" {
 		t.Errorf("driver %q %q", run.Tool.Driver.Name, run.Tool.Driver.Version)
+	}
+	if diff := cmp.Diff([]string{"2025-11-25", "2026-07-28"}, run.Properties.Revisions); diff != "" {
+		t.Errorf("the run's revisions (-want +got):\n%s", diff)
 	}
 	var ids []string
 	for _, r := range run.Tool.Driver.Rules {

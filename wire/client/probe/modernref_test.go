@@ -1,0 +1,273 @@
+package probe_test
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// modernRef is a reference MCP 2026-07-28 server for the V2 checks,
+// written with net/http as a test may: what the probe must find correct.
+// It validates in the order of the official suite's own mock server
+// (missing version header, then _meta, then header against _meta, then
+// the version, then the standard headers, then the method), acknowledges
+// a subscriptions/listen for tool list changes (and ends it), answers
+// GET and DELETE with 405 and Allow, refuses a foreign Origin with 403
+// and a foreign Host with 421, accepts notifications with 202, and with a
+// token set is a resource server: 401 with resource_metadata, Protected
+// Resource Metadata at the well-known path. With legacy it also speaks
+// 2025-11-25, statelessly (a dual-era server): a request without a
+// modern claim (no 2026-07-28 header, no _meta version) is served by the
+// old rules, initialize included; without legacy, initialize gets 400
+// with -32022 naming the version it speaks.
+type modernRef struct {
+	token  string // "" for none
+	legacy bool
+}
+
+// refTool is the one tool the reference offers.
+const refTool = "echo"
+
+const refVersion = "2026-07-28"
+
+// startModernRef starts the reference on a loopback port and returns its
+// authority.
+func startModernRef(t *testing.T, cfg modernRef) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: &refHandler{cfg: cfg, authority: ln.Addr().String()}}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return ln.Addr().String()
+}
+
+type refHandler struct {
+	cfg       modernRef
+	authority string
+}
+
+const prmPath = "/.well-known/oauth-protected-resource/mcp"
+
+func (h *refHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if o := r.Header.Get("Origin"); o != "" && o != "http://"+h.authority {
+		writeJSON(w, http.StatusForbidden, `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Origin not allowed"}}`)
+		return
+	}
+	if r.Host != h.authority {
+		http.Error(w, "misdirected", http.StatusMisdirectedRequest)
+		return
+	}
+	if r.URL.Path == prmPath && h.cfg.token != "" {
+		writeJSON(w, http.StatusOK, `{"resource":"http://`+h.authority+`/mcp","authorization_servers":["https://as.rawmcp.invalid"],"scopes_supported":["mcp:tools"]}`)
+		return
+	}
+	if r.URL.Path != "/mcp" {
+		http.NotFound(w, r)
+		return
+	}
+	if h.cfg.token != "" && r.Header.Get("Authorization") != "Bearer "+h.cfg.token {
+		challenge := `Bearer resource_metadata="http://` + h.authority + prmPath + `", scope="mcp:tools"`
+		if r.Header.Get("Authorization") != "" {
+			challenge += `, error="invalid_token"`
+		}
+		w.Header().Set("WWW-Authenticate", challenge)
+		writeJSON(w, http.StatusUnauthorized, `{"jsonrpc":"2.0","error":{"code":-32000,"message":"token required"}}`)
+		return
+	}
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", "POST")
+		writeJSON(w, http.StatusMethodNotAllowed, `{"jsonrpc":"2.0","error":{"code":-32000,"message":"POST only"}}`)
+		return
+	}
+	if mt, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";"); strings.TrimSpace(mt) != "application/json" {
+		writeJSON(w, http.StatusUnsupportedMediaType, `{"jsonrpc":"2.0","error":{"code":-32000,"message":"application/json only"}}`)
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+	if err != nil {
+		return
+	}
+	var msg refMessage
+	if json.Unmarshal(body, &msg) != nil {
+		writeJSON(w, http.StatusBadRequest, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"one JSON-RPC message per POST"}}`)
+		return
+	}
+	header := r.Header.Get("MCP-Protocol-Version")
+	claim, claimed := msg.meta()[refMetaVersion]
+	if header != refVersion && !claimed {
+		if h.cfg.legacy {
+			h.serveLegacy(w, msg)
+			return
+		}
+		if msg.Method == "initialize" {
+			// A 2025-11-25 client learns what to upgrade to (Versioning
+			// §Backward Compatibility: SHOULD).
+			var p struct {
+				ProtocolVersion json.RawMessage `json:"protocolVersion"`
+			}
+			json.Unmarshal(msg.Params, &p)
+			if p.ProtocolVersion == nil {
+				p.ProtocolVersion = json.RawMessage(`null`)
+			}
+			writeJSON(w, 400, `{"jsonrpc":"2.0","id":`+string(msg.ID)+`,"error":{"code":-32022,"message":"unsupported protocol version","data":{"supported":["`+refVersion+`"],"requested":`+string(p.ProtocolVersion)+`}}}`)
+			return
+		}
+	}
+	if msg.ID == nil {
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	fail := func(status, code int, message, data string) {
+		e := `{"code":` + itoa(code) + `,"message":"` + message + `"`
+		if data != "" {
+			e += `,"data":` + data
+		}
+		writeJSON(w, status, `{"jsonrpc":"2.0","id":`+string(msg.ID)+`,"error":`+e+`}}`)
+	}
+	var version string
+	json.Unmarshal(claim, &version)
+	_, caps := msg.meta()[refMetaCapabilities]
+	switch {
+	case header == "":
+		fail(400, -32020, "MCP-Protocol-Version missing", "")
+	case !claimed || !caps:
+		fail(400, -32602, "_meta needs protocolVersion and clientCapabilities", "")
+	case header != version:
+		fail(400, -32020, "MCP-Protocol-Version does not match _meta", "")
+	case version != refVersion:
+		fail(400, -32022, "unsupported protocol version", `{"supported":["`+refVersion+`"],"requested":`+string(claim)+`}`)
+	case r.Header.Get("Mcp-Method") != msg.Method:
+		fail(400, -32020, "Mcp-Method does not match the body", "")
+	case needsName(msg.Method) && decodeName(r.Header.Get("Mcp-Name")) != msg.name():
+		fail(400, -32020, "Mcp-Name does not match the body", "")
+	default:
+		h.serveModern(w, msg, fail)
+	}
+}
+
+func (h *refHandler) serveModern(w http.ResponseWriter, msg refMessage, fail func(status, code int, message, data string)) {
+	complete := `"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"modernref","version":"1"}}`
+	cacheable := complete + `,"ttlMs":60000,"cacheScope":"public"`
+	switch msg.Method {
+	case "server/discover":
+		versions := `["` + refVersion + `"]`
+		writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+string(msg.ID)+`,"result":{"supportedVersions":`+versions+`,"capabilities":{"tools":{"listChanged":true}},`+cacheable+`}}`)
+	case "tools/list":
+		writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+string(msg.ID)+`,"result":{"tools":[{"name":"`+refTool+`","inputSchema":{"type":"object"}}],`+cacheable+`}}`)
+	case "tools/call":
+		if msg.name() != refTool {
+			fail(400, -32602, "no such tool", "")
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("X-Accel-Buffering", "no")
+		w.WriteHeader(200)
+		io.WriteString(w, `data: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"x","progress":1}}`+"\n\n")
+		io.WriteString(w, `data: {"jsonrpc":"2.0","id":`+string(msg.ID)+`,"result":{"content":[{"type":"text","text":"echo"}],`+complete+`}}`+"\n\n")
+	case "subscriptions/listen":
+		// Acknowledged, then ended at once with the completion result a
+		// server sends when it closes a subscription itself: nothing
+		// changes in the reference, so the stream has nothing more.
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("X-Accel-Buffering", "no")
+		w.WriteHeader(200)
+		io.WriteString(w, `data: {"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":`+string(msg.ID)+`},"notifications":{"toolsListChanged":true}}}`+"\n\n")
+		io.WriteString(w, `data: {"jsonrpc":"2.0","id":`+string(msg.ID)+`,"result":{`+complete+`}}`+"\n\n")
+	default:
+		fail(404, -32601, "method not found", "")
+	}
+}
+
+// serveLegacy serves a 2025-11-25 request statelessly: initialize, the
+// tool list, ping; notifications are accepted.
+func (h *refHandler) serveLegacy(w http.ResponseWriter, msg refMessage) {
+	if msg.ID == nil {
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	id := string(msg.ID)
+	switch msg.Method {
+	case "initialize":
+		writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+id+`,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"modernref","version":"1"}}}`)
+	case "tools/list":
+		writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+id+`,"result":{"tools":[{"name":"`+refTool+`","inputSchema":{"type":"object"}}]}}`)
+	case "ping":
+		writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+id+`,"result":{}}`)
+	default:
+		writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+id+`,"error":{"code":-32601,"message":"method not found"}}`)
+	}
+}
+
+const (
+	refMetaVersion      = "io.modelcontextprotocol/protocolVersion"
+	refMetaCapabilities = "io.modelcontextprotocol/clientCapabilities"
+)
+
+type refMessage struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+}
+
+func (m refMessage) meta() map[string]json.RawMessage {
+	var p struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	json.Unmarshal(m.Params, &p)
+	return p.Meta
+}
+
+// name is params.name or params.uri, what Mcp-Name mirrors.
+func (m refMessage) name() string {
+	var p struct {
+		Name *string `json:"name"`
+		URI  *string `json:"uri"`
+	}
+	json.Unmarshal(m.Params, &p)
+	switch {
+	case p.Name != nil:
+		return *p.Name
+	case p.URI != nil:
+		return *p.URI
+	}
+	return ""
+}
+
+func needsName(method string) bool {
+	return slices.Contains([]string{"tools/call", "resources/read", "prompts/get"}, method)
+}
+
+// decodeName reads a Base64-sentinel value (=?base64?…?=); net/http has
+// already taken the surrounding whitespace off.
+func decodeName(v string) string {
+	if inner, ok := strings.CutPrefix(v, "=?base64?"); ok {
+		if inner, ok := strings.CutSuffix(inner, "?="); ok {
+			if b, err := base64.StdEncoding.DecodeString(inner); err == nil {
+				return string(b)
+			}
+			return "\x00invalid"
+		}
+	}
+	return v
+}
+
+func writeJSON(w http.ResponseWriter, status int, body string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	io.WriteString(w, body)
+}
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}
