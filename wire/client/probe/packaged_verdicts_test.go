@@ -30,9 +30,9 @@ type packagedCase struct {
 var packagedCases = []packagedCase{
 	{name: "a sessionless server: the session checks skip, none warns or errors",
 		server: &packaged{},
-		want: map[string]probe.Verdict{"SE-01": probe.Skip, "SE-05": probe.Skip, "SE-09": probe.Skip, "PRE-02": probe.Skip},
-		says:  map[string]string{"SE-05": "session ids", "SE-09": "session ids"},
-		never: []probe.Verdict{probe.Error}},
+		want:   map[string]probe.Verdict{"SE-01": probe.Skip, "SE-05": probe.Skip, "SE-09": probe.Skip, "PRE-02": probe.Skip},
+		says:   map[string]string{"SE-05": "session ids", "SE-09": "session ids"},
+		never:  []probe.Verdict{probe.Error}},
 	{name: "a 200 KB tools/list is read whole",
 		server: &packaged{sessions: true, toolsList: 200 << 10},
 		never:  []probe.Verdict{probe.Error},
