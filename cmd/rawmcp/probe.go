@@ -67,8 +67,14 @@ func probeAbout() string {
 		"a redirect, no answer). With -baseline FILE (a -json document, or {\"HO-01\":\"warn\"}:\n" +
 		"a check not listed must pass) the status compares verdicts instead: 0 when each is\n" +
 		"its baseline's, 1 when one is worse (a regression) or better (the baseline must be\n" +
-		"updated); verdicts rank pass, info, skip, warn, error, fail."
+		"updated); verdicts rank pass, info, skip, warn, error, fail. 3: the -budget ran out\n" +
+		"(default 60s; with -slow 60s more than DP-08's hold) before every check finished and\n" +
+		"no MUST check failed: the checks not finished are errors whose reason begins \"not\n" +
+		"run:\" or \"not finished:\", and the run is incomplete (a failed MUST still exits 1)."
 }
+
+// exitIncomplete: the budget ran out before every check finished.
+const exitIncomplete = 3
 
 func runProbe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("probe", "probe -url http[s]://HOST[:PORT]/PATH [flags]", probeAbout(), stderr)
@@ -89,6 +95,7 @@ func runProbe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	htmlFile := fs.String("html", "", "also write a self-contained HTML report to this file")
 	trace := fs.Bool("trace", false, "print every exchange like curl -v on stderr, tokens and session ids redacted")
 	timeout := fs.Duration("timeout", 5*time.Second, "limit on each exchange")
+	budget := fs.Duration("budget", 0, "bound on the whole run; checks not finished then are reported as not run, exit 3 (0: 60s, with -slow 60s more than DP-08's hold)")
 	slow := fs.Bool("slow", false, "also run the checks that hold a stream for minutes (DP-08: one GET stream, up to 130 s)")
 	list := fs.Bool("list", false, "print the catalogue (with -only, each check's help) and exit, touching no network")
 	md := fs.Bool("md", false, "with -list: print the whole catalogue as Markdown (wire/client/probe/CHECKS.md)")
@@ -125,8 +132,8 @@ func runProbe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if *list {
 		return probeList(stdout, onlyIDs)
 	}
-	if *rawURL == "" || *timeout <= 0 {
-		fmt.Fprintln(stderr, "rawmcp probe: give -url (and a positive -timeout)")
+	if *rawURL == "" || *timeout <= 0 || *budget < 0 {
+		fmt.Fprintln(stderr, "rawmcp probe: give -url (and a positive -timeout, a -budget not negative)")
 		fs.Usage()
 		return exitUsage
 	}
@@ -135,7 +142,7 @@ func runProbe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "rawmcp", err)
 		return exitUsage
 	}
-	opts := probe.Options{Token: *token, Token2: *token2, Strict: *strict, Slow: *slow, Timeout: *timeout, Only: onlyIDs, Skip: skipIDs}
+	opts := probe.Options{Token: *token, Token2: *token2, Strict: *strict, Slow: *slow, Timeout: *timeout, Budget: *budget, Only: onlyIDs, Skip: skipIDs}
 	if *cacert != "" {
 		if opts.RootCAs, err = loadRoots(*cacert); err != nil {
 			fmt.Fprintf(stderr, "rawmcp probe: -cacert: %v\n", err)
@@ -192,7 +199,7 @@ func runProbe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "rawmcp probe:", err)
 		return exitFail
 	}
-	if known != nil && rep.Results[0].Verdict == probe.Pass {
+	if known != nil && rep.Results[0].Verdict == probe.Pass && !rep.Incomplete {
 		return baselineStatus(rep, known, stderr)
 	}
 	return probeStatus(rep, *requireAll, stderr)
@@ -232,7 +239,7 @@ func runExplore(ctx context.Context, target probe.Target, opts probe.Options, x 
 	}
 	e, rep, err := probe.Explore(ctx, target, opts, x)
 	if e == nil {
-		if rep != nil && len(rep.Results) > 0 {
+		if rep != nil && len(rep.Results) > 0 && rep.Results[0].Verdict != probe.Pass {
 			fmt.Fprintln(stderr, "rawmcp probe: PRE-01:", rep.Results[0].Reason)
 		} else {
 			fmt.Fprintln(stderr, "rawmcp", err)
@@ -349,6 +356,10 @@ func probeStatus(rep *probe.Report, requireAll bool, stderr io.Writer) int {
 	if len(rep.MustIDs(probe.Fail)) > 0 {
 		return exitFail
 	}
+	if rep.Incomplete {
+		fmt.Fprintln(stderr, "rawmcp probe: the run is incomplete: the budget ran out before every check finished")
+		return exitIncomplete
+	}
 	if requireAll && len(rep.MustIDs(probe.Skip))+len(rep.MustIDs(probe.Error)) > 0 {
 		fmt.Fprintln(stderr, "rawmcp probe: -require-all: MUST checks not run:", strings.Join(append(rep.MustIDs(probe.Skip), rep.MustIDs(probe.Error)...), ", "))
 		return exitFail
@@ -380,6 +391,11 @@ func probeList(stdout io.Writer, only []string) int {
 	// Select leaves PRE-01 out (Run always runs it); -list shows it when
 	// named.
 	selected["PRE-01"] = len(only) == 0 || slices.Contains(only, "PRE-01") || slices.Contains(only, "PRE")
+	// The needs column is as wide as the widest needs of the catalogue.
+	width := 0
+	for _, c := range probe.Catalogue() {
+		width = max(width, len(c.Needs.String()))
+	}
 	var b strings.Builder
 	for _, g := range probe.Groups {
 		b.WriteString(g.Title + "\n")
@@ -387,7 +403,7 @@ func probeList(stdout io.Writer, only []string) int {
 			if c.Group != g.Code || !selected[c.ID] {
 				continue
 			}
-			fmt.Fprintf(&b, "  %-6s %-6s %-5s %s\n", c.ID, c.Level, c.Needs, c.Line)
+			fmt.Fprintf(&b, "  %-6s %-6s %-*s %s\n", c.ID, c.Level, width, c.Needs, c.Line)
 			if len(only) > 0 {
 				fmt.Fprintf(&b, "         source: %s; rule: %s\n", c.Source, orNone(string(c.Rule)))
 				b.WriteString(wrap("sends: "+c.Sends, 9, 88))

@@ -3,11 +3,8 @@ package probe
 import (
 	"bytes"
 	"encoding/json"
-	"net/url"
 	"strconv"
-	"strings"
 
-	"rawmcp/wire/client"
 	"rawmcp/wire/rule"
 )
 
@@ -16,7 +13,8 @@ import (
 var auGroup = group{Group{"AU", "Authorization (resource server)"}, []*Check{&au01, &au02, &au03, &au04, &au05, &au06, &au07, &au08, &au09, &au10, &au11}}
 
 // AU-01: a request without a token gets 401 and a Bearer challenge.
-var au01 = Check{ID: "AU-01", Level: Must, Source: "MCP Authorization §Error handling; RFC 9110 §11.6.1", Rule: rule.ChallengeOn401,
+var au01 = Check{ID: "AU-01", Level: Must, Source: "MCP Authorization §Error handling; RFC 9110 §11.6.1", Rule: rule.ChallengeOn401, Needs: NeedLegacy,
+	Section: "RFC 9110 §11.6.1; MCP Authorization 2025-11-25 §Error Handling", Keyword: "MUST", Binds: Server,
 	Line:     "A missing token gets a challenge",
 	Sends:    "initialize without Authorization",
 	Passes:   "401 with a WWW-Authenticate Bearer challenge; on a target that needs no token, fails with -token, skips without",
@@ -45,61 +43,15 @@ func runAU01(t *checkRun) outcome {
 	return t.pass("401 with a Bearer challenge")
 }
 
-// metadata finds the Protected Resource Metadata as a client would
-// (Authorization §4.2): the challenge's resource_metadata when it names
-// this target, then the path-inserted and the root well-known paths. It
-// sends no token there (RFC 9728 §3: the metadata is public) and never
-// dials another host. It returns the answer that served a document (nil:
-// none) and what was tried, for the reason; broke is set when an answer
-// did not come at all.
-func (t *checkRun) metadata() (doc *reply, where string, tried []string, broke *outcome) {
-	req, _ := t.initialize(drop("Authorization"))
-	r := t.send("initialize without a token, for the challenge", req.Bytes(), toResponse, 0)
-	if r.resp == nil {
-		o := t.errored("initialize without a token %s", r.describe())
-		return nil, "", nil, &o
-	}
-	var paths []string
-	if c, ok := r.bearer(); ok && c.Params["resource_metadata"] != "" {
-		u, err := url.Parse(c.Params["resource_metadata"])
-		switch {
-		case err != nil || u.Scheme != t.p.target.Scheme || !strings.EqualFold(u.Host, t.p.target.Host) || u.RawQuery != "" || u.Fragment != "":
-			tried = append(tried, "the challenge's resource_metadata (on another origin, not fetched)")
-		default:
-			paths = append(paths, u.EscapedPath())
-			where = "at the challenge's resource_metadata"
-		}
-	}
-	paths = append(paths, t.p.target.MetadataPaths...)
-	for i, path := range paths {
-		get := client.Request{Method: "GET", Path: path, Header: [][2]string{{"Host", t.p.target.Host}, {"Accept", "application/json"}}}
-		m := t.send("GET the metadata, no token", get.Bytes(), toEnd, 0)
-		switch {
-		case m.resp == nil:
-			o := t.errored("GET %s %s", path, m.describe())
-			return nil, "", nil, &o
-		case m.status() == 200:
-			if where == "" || i > 0 {
-				where = "at " + path
-			}
-			return m, where, tried, nil
-		}
-		tried = append(tried, path+" "+m.describe())
-	}
-	return nil, "", tried, nil
-}
-
 // AU-02: the metadata is discoverable and names this endpoint.
-var au02 = Check{ID: "AU-02", Level: Must, Source: "MCP Authorization §PRM discovery; RFC 9728 §3, §3.3", Rule: rule.MetadataResource,
+var au02 = Check{ID: "AU-02", Level: Must, Source: "MCP Authorization §PRM discovery; RFC 9728 §3, §3.3", Rule: rule.MetadataResource, Needs: NeedAuth | NeedLegacy,
+	Section: "MCP Authorization 2025-11-25 §Protected Resource Metadata Discovery Requirements", Keyword: "MUST", Binds: Server,
 	Line:     "Metadata is discoverable",
 	Sends:    "without a token: the challenge's resource_metadata on the target's origin, then the well-known paths with and without the endpoint's path",
 	Passes:   "200 JSON whose resource is the -url and whose authorization_servers is non-empty",
-	Sessions: 1, run: runAU02}
+	Sessions: 1, After: []string{"AU-11"}, run: runAU02}
 
 func runAU02(t *checkRun) outcome {
-	if o, skip := t.skipWithoutAuth(); skip {
-		return o
-	}
 	doc, where, tried, broke := t.metadata()
 	switch {
 	case broke != nil:
@@ -126,16 +78,14 @@ func runAU02(t *checkRun) outcome {
 }
 
 // AU-03: a token the server never issued gets 401 invalid_token.
-var au03 = Check{ID: "AU-03", Level: Must, Source: "MCP Authorization; RFC 6750 §3.1 (error: SHOULD)", Rule: rule.InvalidToken,
+var au03 = Check{ID: "AU-03", Level: Must, Source: "MCP Authorization; RFC 6750 §3.1 (error: SHOULD)", Rule: rule.InvalidToken, Needs: NeedAuth | NeedLegacy,
+	Section: "MCP Authorization 2025-11-25 §Token Handling", Keyword: "MUST", Binds: Server,
 	Line:     "A garbage token refused",
 	Sends:    "initialize with Bearer not-a-token",
 	Passes:   "401 with error=\"invalid_token\" (401 without it warns)",
 	Sessions: 1, run: runAU03}
 
 func runAU03(t *checkRun) outcome {
-	if o, skip := t.skipWithoutAuth(); skip {
-		return o
-	}
 	req, _ := t.initialize(set("Authorization", "Bearer not-a-token"))
 	r := t.send("initialize with Bearer not-a-token", req.Bytes(), toResponse, 0)
 	if r.resp == nil {
@@ -152,16 +102,14 @@ func runAU03(t *checkRun) outcome {
 
 // AU-04: a request without a bearer credential gets the bare challenge:
 // no error code, because there is no token to be wrong (RFC 6750 §3.1).
-var au04 = Check{ID: "AU-04", Level: Should, Source: "RFC 6750 §3.1 (SHOULD NOT)", Rule: rule.NoCredentials,
+var au04 = Check{ID: "AU-04", Level: Should, Source: "RFC 6750 §3.1 (SHOULD NOT)", Rule: rule.NoCredentials, Needs: NeedAuth | NeedLegacy,
+	Section: "RFC 6750 §3.1", Keyword: "SHOULD", Binds: Server,
 	Line:     "No error code without credentials",
 	Sends:    "initialize without Authorization, then with Authorization: Basic",
 	Passes:   "401 to both, with a challenge that has no error parameter",
 	Sessions: 2, run: runAU04}
 
 func runAU04(t *checkRun) outcome {
-	if o, skip := t.skipWithoutAuth(); skip {
-		return o
-	}
 	none, _ := t.initialize(drop("Authorization"))
 	basic, _ := t.initialize(set("Authorization", "Basic cHJvYmU6cHJvYmU="))
 	for _, x := range []struct {
@@ -188,16 +136,13 @@ func runAU04(t *checkRun) outcome {
 // AU-05: a token in the query is never accepted. The query carries a
 // decoy shaped like a token, never a real one: a query lands in access
 // logs, the very leak RFC 6750 §2.3 forbids.
-var au05 = Check{ID: "AU-05", Level: Must, Source: "MCP Authorization §Access token usage; RFC 6750 §2.3", Rule: rule.NoTokenInQuery, Needs: NeedToken,
+var au05 = Check{ID: "AU-05", Level: Must, Source: "MCP Authorization §Access token usage; RFC 6750 §2.3", Rule: rule.NoTokenInQuery, Needs: NeedToken | NeedAuth | NeedLegacy,
 	Line:     "A token in the query is not accepted",
 	Sends:    "initialize with ?access_token=DECOY (random, never the real token) and no Authorization",
 	Passes:   "a 4xx that does not echo the decoy",
 	Sessions: 1, run: runAU05}
 
 func runAU05(t *checkRun) outcome {
-	if o, skip := t.skipWithoutAuth(); skip {
-		return o
-	}
 	decoy := t.p.markers.query
 	req, _ := t.initialize(drop("Authorization"))
 	req.Path += "?access_token=" + decoy
@@ -217,16 +162,13 @@ func runAU05(t *checkRun) outcome {
 
 // AU-06: the scheme is case-insensitive, and the credential is one
 // b64token: "bearer T" is accepted, "Bearer a b" refused.
-var au06 = Check{ID: "AU-06", Level: Must, Source: "RFC 9110 §11.1; RFC 6750 §2.1", Rule: rule.BearerSyntax, Needs: NeedToken,
+var au06 = Check{ID: "AU-06", Level: Must, Source: "RFC 9110 §11.1; RFC 6750 §2.1", Rule: rule.BearerSyntax, Needs: NeedToken | NeedAuth | NeedLegacy,
 	Line:     "Authorization header syntax",
 	Sends:    "initialize with \"bearer T\", then with \"Bearer a b\"",
 	Passes:   "a result to the first, a 4xx to the second",
 	Sessions: 2, run: runAU06}
 
 func runAU06(t *checkRun) outcome {
-	if o, skip := t.skipWithoutAuth(); skip {
-		return o
-	}
 	lower, id := t.initialize(set("Authorization", "bearer "+t.p.opts.Token))
 	r := t.send("initialize with the scheme in lower case", lower.Bytes(), toResponse, 0)
 	if r.resp == nil {
@@ -266,16 +208,14 @@ func (t *checkRun) tokenRefused(kind string) (outcome, bool) {
 }
 
 // AU-07: a token for another resource (audience) is refused.
-var au07 = Check{ID: "AU-07", Level: Must, Source: "MCP Authorization §Token handling; RFC 8707", Rule: rule.AudienceBound, Needs: NeedNamed,
+var au07 = Check{ID: "AU-07", Level: Must, Source: "MCP Authorization §Token handling; RFC 8707", Rule: rule.AudienceBound, Needs: NeedNamed | NeedAuth | NeedLegacy,
+	Section: "MCP Authorization 2025-11-25 §Token Handling", Keyword: "MUST", Binds: Server,
 	Line:     "Tokens for another resource refused",
 	Sends:    "initialize with the wrong_audience token",
 	Passes:   "401",
 	Sessions: 1, run: runAU07}
 
 func runAU07(t *checkRun) outcome {
-	if o, skip := t.skipWithoutAuth(); skip {
-		return o
-	}
 	o, _ := t.tokenRefused("wrong_audience")
 	return o
 }
@@ -283,16 +223,14 @@ func runAU07(t *checkRun) outcome {
 // AU-08: an expired token and one from a foreign issuer are refused. With
 // one of the two missing the check says so and never passes on half the
 // evidence.
-var au08 = Check{ID: "AU-08", Level: Must, Source: "MCP Authorization §Token handling", Rule: rule.InvalidToken, Needs: NeedNamed,
+var au08 = Check{ID: "AU-08", Level: Must, Source: "MCP Authorization §Token handling", Rule: rule.InvalidToken, Needs: NeedNamed | NeedAuth | NeedLegacy,
+	Section: "MCP Authorization 2025-11-25 §Token Handling", Keyword: "MUST", Binds: Server,
 	Line:     "Expired or foreign-issuer tokens refused",
 	Sends:    "initialize with the expired token, then with the wrong_issuer token",
 	Passes:   "401 to both; with only one of them, fails if it is accepted and skips otherwise",
 	Sessions: 2, run: runAU08}
 
 func runAU08(t *checkRun) outcome {
-	if o, skip := t.skipWithoutAuth(); skip {
-		return o
-	}
 	var missing []string
 	for _, kind := range []string{"expired", "wrong_issuer"} {
 		o, ok := t.tokenRefused(kind)
@@ -316,16 +254,14 @@ func runAU08(t *checkRun) outcome {
 // insufficient_scope naming the scope and the metadata. The low_scope
 // token opens a session (or is refused at initialize), then tries each
 // list method the server declares until one is refused.
-var au09 = Check{ID: "AU-09", Level: Should, Source: "MCP Authorization §Scope challenge", Rule: rule.InsufficientScope, Needs: NeedNamed,
+var au09 = Check{ID: "AU-09", Level: Should, Source: "MCP Authorization §Scope challenge", Rule: rule.InsufficientScope, Needs: NeedNamed | NeedAuth | NeedLegacy,
+	Section: "MCP Authorization 2025-11-25 §Scope Challenge Handling", Keyword: "SHOULD", Binds: Server,
 	Line:     "Insufficient scope gets a step-up challenge",
 	Sends:    "with the low_scope token: initialize, then each declared list method until one gets 403",
 	Passes:   "a 403 with a Bearer challenge carrying error=\"insufficient_scope\", scope and resource_metadata; every method served warns",
 	Sessions: 1, run: runAU09}
 
 func runAU09(t *checkRun) outcome {
-	if o, skip := t.skipWithoutAuth(); skip {
-		return o
-	}
 	token := t.p.opts.Named["low_scope"]
 	if token == "" {
 		return t.skip("needs low_scope in -tokens")
@@ -377,20 +313,15 @@ func (t *checkRun) stepUp(r *reply, method string) outcome {
 
 // AU-10: GET and DELETE are authenticated too, and a tokenless DELETE
 // ends nothing.
-var au10 = Check{ID: "AU-10", Level: Must, Source: "MCP Authorization (\"every HTTP request\")", Rule: rule.EveryRequestAuthenticated, Needs: NeedToken,
+var au10 = Check{ID: "AU-10", Level: Must, Source: "MCP Authorization (\"every HTTP request\")", Rule: rule.EveryRequestAuthenticated, Needs: NeedToken | NeedAuth | NeedLegacy,
+	Section: "MCP Authorization 2025-11-25 §Token Handling", Keyword: "MUST", Binds: Server,
 	Line:     "Every method is authenticated",
 	Sends:    "GET and DELETE on a live session without Authorization, then a ping with the token",
 	Passes:   "401 to both (405 accepted: not served) and the session survives",
-	Sessions: 1, run: runAU10}
+	Sessions: 1, Opens: 1, run: runAU10}
 
 func runAU10(t *checkRun) outcome {
-	if o, skip := t.skipWithoutAuth(); skip {
-		return o
-	}
-	s, o := t.openAny()
-	if o != nil {
-		return *o
-	}
+	s := t.session
 	get := t.send("GET without a token", edit(t.request("GET", s, nil), drop("Authorization")).Bytes(), toHead, getWindow)
 	del := t.send("DELETE without a token", edit(t.request("DELETE", s, nil), drop("Authorization")).Bytes(), toHead, 0)
 	var faults, notes []string
@@ -422,17 +353,17 @@ func runAU10(t *checkRun) outcome {
 	return t.pass("GET and DELETE answered 401")
 }
 
-// AU-11: the metadata needs no token.
-var au11 = Check{ID: "AU-11", Level: Must, Source: "RFC 9728 §3", Rule: rule.MetadataServed,
+// AU-11: the metadata needs no token. It runs where there is metadata,
+// served or refused for the lack of a token (NeedMetadata): a target with
+// none at all has one defect, AU-02's. AU-02 runs after it, so a document
+// behind a token is reported here once, not again as "no metadata".
+var au11 = Check{ID: "AU-11", Level: Must, Source: "RFC 9728 §3", Rule: rule.MetadataServed, Needs: NeedAuth | NeedMetadata | NeedLegacy,
 	Line:     "The metadata endpoint needs no token",
 	Sends:    "the metadata requests of AU-02, without a token",
 	Passes:   "200 from one of them",
 	Sessions: 1, run: runAU11}
 
 func runAU11(t *checkRun) outcome {
-	if o, skip := t.skipWithoutAuth(); skip {
-		return o
-	}
 	doc, where, tried, broke := t.metadata()
 	switch {
 	case broke != nil:

@@ -57,8 +57,13 @@ func verdictFor(l Level, strict bool) Verdict {
 	return Warn
 }
 
-// Need is what a check needs beyond the URL.
-type Need uint8
+// Need is what a check needs beyond the URL: options the run was given,
+// and what the target is, which the runner decides once per run (the
+// preflight learns most; metadata and event streams are asked for the
+// first time a check needs them). A check whose need the run lacks is a
+// skip with the runner's reason, never a warn or an error: its run
+// function never sees a target it cannot judge.
+type Need uint16
 
 const (
 	// NeedToken: a valid token (-token).
@@ -67,14 +72,36 @@ const (
 	NeedToken2
 	// NeedNamed: a token of a named kind (-tokens FILE).
 	NeedNamed
+	// NeedSessions: the target issues Mcp-Session-Id on initialize.
+	NeedSessions
+	// NeedAuth: the target refuses a request without a token.
+	NeedAuth
+	// NeedMetadata: the target serves Protected Resource Metadata (at the
+	// challenge's resource_metadata or a well-known path, without a token).
+	NeedMetadata
+	// NeedSSE: the target answers some request of a session as an event
+	// stream (GET, or a POST of a list method or ping).
+	NeedSSE
+	// NeedLegacy: the target speaks MCP 2025-11-25 (initialize is served).
+	NeedLegacy
+	// NeedModern: the target speaks MCP 2026-07-28 (server/discover is
+	// served).
+	NeedModern
+	// NeedSlow: the run may hold a stream for minutes (-slow).
+	NeedSlow
 )
+
+// needNames are the needs as CHECKS.md's Needs column writes them, in
+// its order.
+var needNames = []struct {
+	need Need
+	name string
+}{{NeedToken, "T"}, {NeedToken2, "T2"}, {NeedNamed, "X"}, {NeedSlow, "slow"}, {NeedAuth, "auth"}, {NeedSessions, "sessions"},
+	{NeedMetadata, "metadata"}, {NeedSSE, "SSE"}, {NeedLegacy, "legacy"}, {NeedModern, "modern"}}
 
 func (n Need) String() string {
 	var parts []string
-	for _, p := range []struct {
-		need Need
-		name string
-	}{{NeedToken, "T"}, {NeedToken2, "T2"}, {NeedNamed, "X"}} {
+	for _, p := range needNames {
 		if n&p.need != 0 {
 			parts = append(parts, p.name)
 		}
@@ -84,6 +111,24 @@ func (n Need) String() string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// Party is whom the requirement a check rests on binds.
+type Party string
+
+const (
+	// Server: the MCP server (or the resource server in front of it).
+	Server Party = "server"
+	// Client: the sender of the request; a server that tolerates a client
+	// breaking it breaks no rule of its own, so such a check is Hardening
+	// at most.
+	Client Party = "client"
+	// Deployment: a hop in front of the server (a proxy, a load balancer,
+	// TLS termination).
+	Deployment Party = "deployment"
+	// Profile: the profile's own stricter rule, binding no party of the
+	// spec.
+	Profile Party = "profile"
+)
 
 // Group is one section of the catalogue.
 type Group struct {
@@ -124,8 +169,27 @@ type Check struct {
 	Level  Level   // the main level; a check with a hardening part says so in Help
 	Source string  // the spec section or RFC
 	Rule   rule.ID // the rule tested, "" where the rule table has none
-	Needs  Need
-	Line   string // one line: what must hold
+	// The obligation the level rests on: the section that states it
+	// ("MCP Transports 2025-11-25 §Sending messages to the server"), its
+	// keyword ("MUST", "SHOULD", "MAY", "" for the profile's own) and the
+	// party it binds. A check whose requirement binds the client is
+	// Hardening at most.
+	Section string
+	Keyword string
+	Binds   Party
+	Needs   Need
+	// After lists checks whose finding is this check's precondition: the
+	// runner runs them first, and when one of them did not pass this
+	// check skips with "see ID", so that one defect is reported once. A
+	// check not in the run's selection is no precondition.
+	After []string
+	// Opens is how many sessions the runner opens (initialize, then
+	// notifications/initialized, with the run's token) before the run
+	// function, in checkRun.sessions; checkRun.session is the first. With
+	// NeedSessions each carries an id; without, a target that issues none
+	// gives sessionless ones. Failing to open one is the check's error.
+	Opens int
+	Line  string // one line: what must hold
 	// Sends and Passes are the check's help, a phrase each: what the
 	// check sends ("initialize with Origin: http://evil.example") and what
 	// evidence passes ("403 only"). How the answer is judged in detail is
@@ -137,5 +201,9 @@ type Check struct {
 	Sessions int
 
 	phase phase
-	run   func(*checkRun) outcome
+	// long marks a check that waits for seconds on purpose (a trickled
+	// head, a held stream): it runs in its own lane, started with the
+	// concurrent checks, so its wait is not added to theirs.
+	long bool
+	run  func(*checkRun) outcome
 }

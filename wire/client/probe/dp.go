@@ -1,13 +1,7 @@
 package probe
 
 import (
-	"bytes"
-	"context"
-	"crypto/tls"
-	"crypto/x509"
-	"encoding/json"
 	"errors"
-	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -27,7 +21,8 @@ var dpGroup = group{Group{"DP", "Deployment (TLS, proxies, load balancers)"}, []
 // DP-01: a protected endpoint is served over TLS. Loopback is judged by
 // the URL's host (127.0.0.0/8, [::1], localhost), never by the address
 // dialled; only an http URL to another host costs requests.
-var dp01 = Check{ID: "DP-01", Level: Must, Source: "RFC 6750 §5.3; RFC 9728 §1.2; OAuth 2.1 §1.5", Rule: rule.TLSForProtected,
+var dp01 = Check{ID: "DP-01", Level: Must, Source: "RFC 6750 §5.3; RFC 9728 §1.2; OAuth 2.1 §1.5", Rule: rule.TLSForProtected, Needs: NeedLegacy,
+	Section: "OAuth 2.1 §1.5; RFC 6750 §5.3", Keyword: "MUST", Binds: Deployment,
 	Line:     "A protected endpoint is served over TLS",
 	Sends:    "nothing for an https or loopback URL; otherwise initialize without a token, then the metadata",
 	Passes:   "the URL is https or its host loopback; an http URL to another host that answers a Bearer challenge or serves metadata fails",
@@ -63,6 +58,7 @@ func runDP01(t *checkRun) outcome {
 // normal handshake of every other request is the run's own, verified for
 // the URL's host (chain, name, dates) with no switch to turn that off.
 var dp02 = Check{ID: "DP-02", Level: Must, Source: "RFC 8996; RFC 9325", Rule: rule.LegacyTLSRefused,
+	Section: "RFC 8996 §2, §3", Keyword: "MUST", Binds: Deployment,
 	Line:     "TLS holds",
 	Sends:    "one TLS handshake offering only TLS 1.0 and 1.1 (https URLs only), no request",
 	Passes:   "the server refuses it; one that completes it, certificate valid or not, fails; an http URL skips",
@@ -90,83 +86,16 @@ func runDP02(t *checkRun) outcome {
 	return t.pass("a handshake offering only TLS 1.0 and 1.1 was refused (%s)", h)
 }
 
-// errNoAnswer: the server neither answered nor closed within the timeout.
-var errNoAnswer = errors.New("no answer")
-
-// legacy is what a handshake offering only TLS 1.0 and 1.1 met.
-type legacy struct {
-	accepted  bool   // the server chose TLS 1.0 or 1.1
-	version   uint16 // which, when the handshake completed (0 otherwise)
-	handshake bool   // the connection stood and a handshake was tried
-	err       error
-}
-
-func (h legacy) String() string {
-	var hs *client.HandshakeError
-	switch {
-	case h.version != 0:
-		return "the server chose " + tls.VersionName(h.version)
-	case h.accepted:
-		return "the server chose TLS 1.0 or 1.1; its certificate did not verify either"
-	case errors.Is(h.err, errNoAnswer):
-		return "no answer"
-	case errors.As(h.err, &hs):
-		return hs.Err.Error()
-	case h.err == nil:
-		return "no error"
-	}
-	return h.err.Error()
-}
-
-// legacyHandshake offers TLS 1.0 and 1.1 only to addr, verifying for
-// serverName with roots, and sends no request: a server that got this
-// far has already failed. A failed verification still shows the offer
-// taken: the server sends its certificate only after it has chosen one
-// of the offered versions.
-func legacyHandshake(addr, serverName string, roots *x509.CertPool, timeout time.Duration) legacy {
-	c := client.New(addr)
-	c.Timeout = timeout
-	c.Dialer = &client.Dialer{TLS: &tls.Config{
-		ServerName: serverName,
-		RootCAs:    roots,
-		// Explicit bounds: crypto/tls offers versions below 1.2 only when
-		// MinVersion asks for them.
-		MinVersion: tls.VersionTLS10,
-		MaxVersion: tls.VersionTLS11,
-	}}
-	defer c.Close()
-	err := c.Send(nil)
-	var hs *client.HandshakeError
-	var verify *tls.CertificateVerificationError
-	var timedOut interface{ Timeout() bool }
-	switch {
-	case err == nil:
-		state, _ := c.TLSState()
-		return legacy{accepted: true, version: state.Version, handshake: true}
-	case errors.As(err, &timedOut) && timedOut.Timeout():
-		return legacy{handshake: errors.As(err, &hs), err: errNoAnswer}
-	case !errors.As(err, &hs):
-		return legacy{err: err}
-	case errors.As(err, &verify):
-		return legacy{accepted: true, handshake: true, err: err}
-	}
-	return legacy{handshake: true, err: err}
-}
-
 // DP-03: the http twin of an https endpoint serves no MCP. A 302 or 303
 // would turn the POST into a GET, so only 301 and 308 to the same URL
 // count as a redirect. It runs after the concurrent checks, so their
 // answers are there for the HSTS part.
-var dp03 = Check{ID: "DP-03", Level: Should, Source: "RFC 6797; RFC 9325 §3.2", Rule: rule.NoCleartextTwin,
+var dp03 = Check{ID: "DP-03", Level: Should, Source: "RFC 6797; RFC 9325 §3.2", Rule: rule.NoCleartextTwin, Needs: NeedLegacy,
+	Section: "RFC 9325 §3.2; RFC 6797", Keyword: "SHOULD", Binds: Deployment,
 	Line:     "The cleartext twin does not serve MCP",
 	Sends:    "POST initialize without a token and GET to http://HOST/PATH of an https URL (port 80, dialled as the endpoint is: -resolve HOST:80:ADDR)",
 	Passes:   "each refused, or 301/308 to the same https URL, never an MCP answer; hardening: the run's 2xx answers carry Strict-Transport-Security",
 	Sessions: 1, phase: phaseScan, run: runDP03}
-
-// twinAddr is the address of the target's cleartext twin: port 80 of
-// its host, dialled as the endpoint is (a -resolve entry for port 80,
-// else the name). Tests aim it at their own listener.
-var twinAddr = func(t Target) string { return t.DialAt(80) }
 
 func runDP03(t *checkRun) outcome {
 	target := t.p.target
@@ -210,80 +139,18 @@ func runDP03(t *checkRun) outcome {
 	return t.pass("the twin serves no MCP (%s); the 2xx answers carry Strict-Transport-Security", joinAnd(seen))
 }
 
-// twinFault says what is wrong with the twin's answer, "" if nothing.
-func twinFault(r *reply, httpsURL string) string {
-	switch st := r.status(); {
-	case r.resp == nil:
-		return ""
-	case st == 301 || st == 308:
-		if loc := r.header("Location"); loc != httpsURL {
-			return "redirects to " + describeLocation(loc) + ", not to " + httpsURL
-		}
-		return ""
-	case st >= 300 && st < 400:
-		return "answered " + strconv.Itoa(st) + ": a redirect that may change the method; 301 or 308 to the https URL is the one that keeps a POST"
-	case st == 401:
-		if _, ok := r.bearer(); ok {
-			return "answered a Bearer challenge in cleartext"
-		}
-	case is2xx(st) && (len(r.messages()) > 0 || r.isSSE()):
-		return r.describe() + ": MCP in cleartext"
-	}
-	return ""
-}
-
-// describeLocation names a redirect's scheme, host and path, not its query.
-func describeLocation(loc string) string {
-	u, err := url.Parse(loc)
-	if err != nil || loc == "" {
-		return "an unreadable Location"
-	}
-	return u.Scheme + "://" + u.Host + u.EscapedPath()
-}
-
-// withoutHSTS counts the 2xx answers of the checks before this one
-// (DP-03 runs after the concurrent ones) that lack
-// Strict-Transport-Security. A client notes the header from any secure
-// answer, so the answers its ordinary traffic gets must carry it; error
-// answers of a framing layer often do not (nginx's add_header without
-// always), and need not.
-func (t *checkRun) withoutHSTS() int {
-	missing := 0
-	for _, res := range t.p.earlier() {
-		for _, x := range res.Exchanges {
-			if x.resp == nil || !is2xx(x.resp.Status) {
-				continue
-			}
-			if _, ok := x.resp.Get("Strict-Transport-Security"); !ok {
-				missing++
-			}
-		}
-	}
-	return missing
-}
-
-// sendTo sends raw on a fresh connection to another target (DP-03's
-// twin) and records the exchange.
-func (t *checkRun) sendTo(to Target, step string, raw []byte) *reply {
-	twin := &prober{target: to, opts: t.p.opts}
-	r := twin.roundTrip(t.ctx, raw, toResponse, 0)
-	r.close()
-	t.record(step, raw, r)
-	return r
-}
-
 // DP-04: the metadata names the URL clients use. A proxy that rewrites
-// Host to its upstream makes the server name its internal URL.
-var dp04 = Check{ID: "DP-04", Level: Must, Source: "RFC 9728 §3.3, §5.1", Rule: rule.MetadataResource,
+// Host to its upstream makes the server name its internal URL. It runs
+// after AU-11 and AU-02: a document that is missing, behind a token or
+// names another resource is their finding, reported once.
+var dp04 = Check{ID: "DP-04", Level: Must, Source: "RFC 9728 §3.3, §5.1", Rule: rule.MetadataResource, Needs: NeedAuth | NeedLegacy,
+	Section: "RFC 9728 §3.3", Keyword: "MUST", Binds: Deployment,
 	Line:     "The metadata names the public URL",
 	Sends:    "initialize without a token; the metadata at the path-inserted and root well-known paths and at the challenge's resource_metadata",
 	Passes:   "every document's resource is exactly the URL probed; resource_metadata is absolute, on the URL's scheme and origin; skips without authorization",
-	Sessions: 1, run: runDP04}
+	Sessions: 1, After: []string{"AU-11", "AU-02"}, run: runDP04}
 
 func runDP04(t *checkRun) outcome {
-	if o, skip := t.skipWithoutAuth(); skip {
-		return o
-	}
 	req, _ := t.initialize(drop("Authorization"))
 	r := t.send("initialize without a token, for the challenge", req.Bytes(), toResponse, 0)
 	if r.resp == nil {
@@ -330,53 +197,11 @@ func runDP04(t *checkRun) outcome {
 	return t.pass("%s naming the URL, and the challenge's resource_metadata on its origin", plural(found, "document"))
 }
 
-// metadataRequest GETs path without a token, with extra fields.
-func (t *checkRun) metadataRequest(path string, extra [][2]string) []byte {
-	get := client.Request{Method: "GET", Path: path, Header: append([][2]string{{"Host", t.p.target.Host}, {"Accept", "application/json"}}, extra...)}
-	return get.Bytes()
-}
-
-// onOwnOrigin checks a resource_metadata value: absolute, on the URL's
-// scheme and authority, without query or fragment. It returns its path,
-// or what is wrong with it.
-func (t *checkRun) onOwnOrigin(raw string) (path, fault string) {
-	u, err := url.Parse(raw)
-	own := t.p.target
-	switch {
-	case err != nil || !u.IsAbs() || u.Host == "":
-		return "", strconv.Quote(raw) + " is not an absolute URL (RFC 9728 §5.1)"
-	case u.Scheme != own.Scheme:
-		return "", "is " + u.Scheme + ", not " + own.Scheme + " like the URL"
-	case !strings.EqualFold(u.Host, own.Host):
-		return "", "names the origin " + u.Scheme + "://" + u.Host + ", not the URL's " + own.origin()
-	case u.RawQuery != "" || u.Fragment != "":
-		return "", "carries a query or fragment"
-	}
-	return u.EscapedPath(), ""
-}
-
-// metadataResource reads a metadata answer's resource member.
-func metadataResource(m *reply) (resource, fault string) {
-	if m.resp == nil || m.status() != 200 {
-		return "", ""
-	}
-	var prm struct {
-		Resource *string `json:"resource"`
-	}
-	switch {
-	case json.Unmarshal(m.resp.Body, &prm) != nil:
-		return "", "not a JSON object"
-	case prm.Resource == nil:
-		return "", "no resource member"
-	}
-	return *prm.Resource, ""
-}
-
 // DP-05: forwarded headers from a client do not steer the URLs the
 // server names: one that builds them from these headers hands a client's
 // token to whoever sent them. A hop that sets them must overwrite what
 // the client sent.
-var dp05 = Check{ID: "DP-05", Level: Must, Source: "RFC 9728 §3.3, §7.3", Rule: rule.ForwardedNotTrusted,
+var dp05 = Check{ID: "DP-05", Level: Must, Source: "RFC 9728 §3.3, §7.3", Rule: rule.ForwardedNotTrusted, Needs: NeedAuth | NeedLegacy,
 	Line:     "Forwarded headers do not steer",
 	Sends:    "DP-04's requests with X-Forwarded-Host: evil.example, X-Forwarded-Proto: http and Forwarded: host=evil.example;proto=http",
 	Passes:   "evil.example (on https, an http:// URL of the host) appears in no resource, resource_metadata, Location or body",
@@ -386,9 +211,6 @@ var dp05 = Check{ID: "DP-05", Level: Must, Source: "RFC 9728 §3.3, §7.3", Rule
 var forwarded = [][2]string{{"X-Forwarded-Host", foreignHost}, {"X-Forwarded-Proto", "http"}, {"Forwarded", "host=" + foreignHost + ";proto=http"}}
 
 func runDP05(t *checkRun) outcome {
-	if o, skip := t.skipWithoutAuth(); skip {
-		return o
-	}
 	edits := []fieldEdit{drop("Authorization")}
 	for _, f := range forwarded {
 		edits = append(edits, set(f[0], f[1]))
@@ -424,21 +246,6 @@ func runDP05(t *checkRun) outcome {
 	return t.pass("%s, none naming what the forwarded headers said", plural(answered, "answer"))
 }
 
-// foundIn says where in an answer s appears (case-insensitive): which
-// header field, or the body; "" if nowhere.
-func foundIn(r *reply, s string) string {
-	low := []byte(strings.ToLower(s))
-	for _, f := range r.resp.Header {
-		if bytes.Contains([]byte(strings.ToLower(f.Value)), low) {
-			return f.Name
-		}
-	}
-	if bytes.Contains(bytes.ToLower(r.resp.Body), low) {
-		return "the body"
-	}
-	return ""
-}
-
 // DP-06: the MCP header fields cross the hop. The names go in lower
 // case, as HTTP/2 clients and fetch send them, so a hop matching names
 // case-sensitively is caught too. A version served is asked again
@@ -446,23 +253,18 @@ func foundIn(r *reply, s string) string {
 // case field; served again, the server ignores it (PV-01's finding).
 // The session id goes on a list request: ping may be served without a
 // session at all.
-var dp06 = Check{ID: "DP-06", Level: Must, Source: "MCP Transports §Protocol Version, §Session 3; RFC 9110 §11.6.1", Rule: rule.HeadersCrossHop,
+var dp06 = Check{ID: "DP-06", Level: Must, Source: "MCP Transports §Protocol Version, §Session 3; RFC 9110 §11.6.1", Rule: rule.HeadersCrossHop, Needs: NeedSessions | NeedLegacy,
 	Line:     "MCP headers survive the hop",
 	Sends:    "on a session, ping with mcp-protocol-version: 1999-01-01, a list request with an unknown mcp-session-id, and a ping without a token",
 	Passes:   "nothing dropped: 400, 404 (a 400 means the hop dropped the session id) and a 401 with WWW-Authenticate; other statuses are PV-01's, SE-02's and SE-08's",
-	Sessions: 1, run: runDP06}
+	Sessions: 1, Opens: 1, run: runDP06}
 
 func runDP06(t *checkRun) outcome {
-	s, o := t.openSession()
-	if o != nil {
-		return *o
-	}
+	s := t.session
 	version, _ := t.ping("ping with mcp-protocol-version: 1999-01-01", s, drop("MCP-Protocol-Version"), set("mcp-protocol-version", "1999-01-01"))
 	unknown, _ := t.sessionRequest("with an unknown mcp-session-id", s, drop("Mcp-Session-Id"), set("mcp-session-id", forgeID(t.p.sampleID, s.id)))
 	for _, r := range []*reply{version, unknown} {
-		if o := t.unjudgeable(r); o != nil {
-			return *o
-		}
+		t.must(r)
 	}
 	// Only a drop is this check's: an answer the server got wrong with
 	// the field in hand is the finding of the check of that rule.
@@ -473,9 +275,7 @@ func runDP06(t *checkRun) outcome {
 		// Served: a hop dropped the field, or the server ignores its
 		// value. The same value spelled as the spec does tells them apart.
 		canonical, _ := t.ping("ping with MCP-Protocol-Version: 1999-01-01", s, set("MCP-Protocol-Version", "1999-01-01"))
-		if o := t.unjudgeable(canonical); o != nil {
-			return *o
-		}
+		t.must(canonical)
 		if is2xx(canonical.status()) {
 			notes = append(notes, "the version 1999-01-01 is served however spelled (the server's fault: PV-01)")
 		} else {
@@ -517,27 +317,17 @@ func runDP06(t *checkRun) outcome {
 // buffers, or compresses event streams, holds them, head included, until
 // they end; a stream that ends within the bound cannot be told apart
 // from one held to its end.
-var dp07 = Check{ID: "DP-07", Level: Should, Source: "MCP Transports §Sending 6 (priming event)", Rule: rule.EventsNotHeld,
+var dp07 = Check{ID: "DP-07", Level: Should, Source: "MCP Transports §Sending 6 (priming event)", Rule: rule.EventsNotHeld, Needs: NeedSSE | NeedLegacy,
 	Line:     "Events are not held back",
 	Sends:    "on a session, a GET stream (or a POST answered with SSE) twice: with Accept-Encoding: gzip, deflate, br and without; each watched 5 s",
 	Passes:   "head and first bytes within 1 s, the stream still open, no later with the encodings; silent or ended at once skips; a late pair is asked again, and only a second late pair is not met",
-	Sessions: 1, run: runDP07}
-
-// heldAfter is the most a hop may take to pass a stream's head and first
-// bytes (DP-07), and the probe watches for five times as long. Tests
-// make it longer, so a loaded machine does not read as a hop.
-var heldAfter = time.Second
-
-func dp07Watch() time.Duration { return 5 * heldAfter }
+	Sessions: 1, Opens: 1, run: runDP07}
 
 // acceptEncodings is what browsers and HTTP client libraries send.
 const acceptEncodings = "gzip, deflate, br"
 
 func runDP07(t *checkRun) outcome {
-	s, o := t.openAny()
-	if o != nil {
-		return *o
-	}
+	s := t.session
 	requests := []func() client.Request{func() client.Request { return t.request("GET", s, nil) }}
 	names := []string{"GET"}
 	for _, method := range t.sseCandidates() {
@@ -593,121 +383,21 @@ func (t *checkRun) judgeHeld(name string, plain, encoded streamTiming) outcome {
 	return t.skip("%s: %s; with the encodings, %s: a stream that ends this soon looks the same whether or not a hop holds it", name, plain, encoded)
 }
 
-// streamTiming is when a stream's parts arrived, from the request.
-type streamTiming struct {
-	r           *reply
-	head, first time.Duration // -1: did not arrive
-	open        bool          // the stream was still open once its first bytes came
-}
-
-type streamState uint8
-
-const (
-	streamOnTime streamState = iota // the first bytes within heldAfter, the stream open
-	streamLate                      // the head or the first bytes after heldAfter
-	streamEnded                     // the whole stream within heldAfter
-	streamSilent                    // a head on time, then nothing while the watch lasted
-	streamNone                      // no event stream
-)
-
-func (s streamTiming) state() streamState {
-	switch {
-	case s.r.resp == nil || !s.r.isSSE():
-		return streamNone
-	case s.head > heldAfter || s.first > heldAfter:
-		return streamLate
-	case !s.open && s.first >= 0:
-		return streamEnded
-	case s.first < 0 && s.r.ended:
-		return streamEnded
-	case s.first < 0:
-		return streamSilent
-	}
-	return streamOnTime
-}
-
-func (s streamTiming) String() string {
-	ms := func(d time.Duration) string { return max(d, time.Millisecond).Round(time.Millisecond).String() }
-	switch s.state() {
-	case streamNone:
-		return s.r.describe()
-	case streamSilent:
-		return "the head after " + ms(s.head) + ", then nothing for " + dp07Watch().String()
-	case streamEnded:
-		return "the whole stream ended within " + ms(max(s.head, s.first))
-	}
-	d := "the head after " + ms(s.head)
-	if s.first >= 0 {
-		d += ", the first bytes after " + ms(s.first)
-	}
-	if !s.open {
-		d += ", when the stream ended"
-	}
-	return d
-}
-
-// watchStream sends raw on a fresh connection and times the head and the
-// first body bytes, within watch; it records the exchange with the times.
-func (t *checkRun) watchStream(step string, raw []byte, watch time.Duration) streamTiming {
-	tm := streamTiming{r: &reply{}, head: -1, first: -1}
-	r := tm.r
-	c := t.p.streamClient()
-	defer c.Close()
-	start := time.Now()
-	if r.err = c.Send(raw); r.err == nil {
-		var s *client.Stream
-		s, r.err = c.ReadStream(isHEAD(raw), start.Add(watch), enough(toHead))
-		if r.err == nil {
-			tm.head = time.Since(start)
-			if !s.Ended {
-				r.err = s.More(start.Add(watch), func(body []byte) bool { return len(body) > 0 })
-			}
-			if len(s.Response.Body) > 0 {
-				tm.first = time.Since(start)
-			}
-			tm.open = !s.Ended && r.err == nil
-			r.resp, r.ended, r.raw = &s.Response, s.Ended, s.Raw
-		}
-	}
-	r.elapsed = time.Since(start)
-	t.record(step, raw, r)
-	if r.resp != nil {
-		note := "\n! " + tm.String()
-		t.exchanges[r.index].Response += note
-		t.traceNote(strings.TrimPrefix(note, "\n"))
-	}
-	return tm
-}
-
-// streamClient is a connection to the target for a check that reads a
-// stream as it arrives (DP-07, DP-08) rather than through roundTrip.
-func (p *prober) streamClient() *client.Client {
-	c := client.New(p.target.Dial)
-	c.Timeout, c.Dialer = p.timeout(), p.dialer
-	return c
-}
-
 // DP-08: an idle stream stays open, or ends with retry. A cut is
 // reported with the second it came at and the usual suspect; the hold
 // outlasts checkTimeout on purpose, so only a cancelled run stops it.
-var dp08 = Check{ID: "DP-08", Level: Should, Source: "MCP Transports §Listening 4", Rule: rule.IdleStreamKept,
+var dp08 = Check{ID: "DP-08", Level: Should, Source: "MCP Transports §Listening 4", Rule: rule.IdleStreamKept, Needs: NeedSlow | NeedSessions | NeedSSE | NeedLegacy,
 	Line:     "An idle stream survives",
 	Sends:    "with -slow only: one GET stream on a session, held up to 130 s",
 	Passes:   "still open at the end, or ended after a retry field; a cut without retry is not met (its second, the usual suspect and the keep-alive intervals reported)",
-	Sessions: 1, run: runDP08}
+	Sessions: 1, Opens: 1, long: true, run: runDP08}
 
 // idleHold is how long DP-08 holds its stream: past the 100 s of the
 // longest common proxy timeout. Tests shorten it.
 var idleHold = 130 * time.Second
 
 func runDP08(t *checkRun) outcome {
-	if !t.p.opts.Slow {
-		return t.skip("needs -slow: it holds a GET stream up to %s", idleHold)
-	}
-	s, o := t.openSession()
-	if o != nil {
-		return *o
-	}
+	s := t.session
 	raw := t.request("GET", s, nil).Bytes()
 	r := &reply{}
 	c := t.p.streamClient()
@@ -739,7 +429,7 @@ func runDP08(t *checkRun) outcome {
 		arrivals = append(arrivals, time.Since(start))
 	}
 	end := start.Add(idleHold)
-	for !st.Ended && r.err == nil && time.Now().Before(end) && !errors.Is(t.ctx.Err(), context.Canceled) {
+	for !st.Ended && r.err == nil && time.Now().Before(end) && t.ctx.Err() == nil {
 		r.err = st.More(minTime(end, time.Now().Add(time.Second)), func(body []byte) bool { return len(body) > seen })
 		if len(st.Response.Body) > seen {
 			seen = len(st.Response.Body)
@@ -763,7 +453,7 @@ func runDP08(t *checkRun) outcome {
 		}
 	}
 	switch {
-	case !cut && errors.Is(t.ctx.Err(), context.Canceled):
+	case !cut && t.ctx.Err() != nil:
 		return t.errored("the run was cancelled after %s", held.Round(time.Second))
 	case !cut:
 		return t.pass("still open after %s; %s", held.Round(time.Second), describeArrivals(arrivals))
@@ -774,45 +464,12 @@ func runDP08(t *checkRun) outcome {
 	return t.unmet("cut after %d s without retry%s; %s", second, suspect(second), describeArrivals(arrivals)).with("open for "+idleHold.String()+", or ended with retry", "cut after "+strconv.Itoa(second)+" s without retry")
 }
 
-func minTime(a, b time.Time) time.Time {
-	if a.Before(b) {
-		return a
-	}
-	return b
-}
-
-// suspect names the usual idle timeout near second s.
-func suspect(s int) string {
-	for _, x := range []struct {
-		at   int
-		what string
-	}{{15, "Envoy's 15 s route timeout"}, {50, "HAProxy's timeout server 50s, from its documentation's example"},
-		{60, "a 60 s idle timeout: nginx proxy_read_timeout, AWS ALB, Apache, Traefik"}, {100, "Cloudflare's 100 s"}} {
-		if s >= x.at-2 && s <= x.at+2 {
-			return " (the usual suspect: " + x.what + ")"
-		}
-	}
-	return ""
-}
-
-// describeArrivals says when body bytes came after the head.
-func describeArrivals(at []time.Duration) string {
-	switch len(at) {
-	case 0:
-		return "nothing came after the head"
-	case 1:
-		return "bytes came once, after " + at[0].Round(100*time.Millisecond).String()
-	}
-	gap := (at[len(at)-1] - at[0]) / time.Duration(len(at)-1)
-	return "bytes came " + strconv.Itoa(len(at)) + " times, about every " + gap.Round(100*time.Millisecond).String()
-}
-
 // DP-09: every request of a session reaches a server that knows it.
-var dp09 = Check{ID: "DP-09", Level: Should, Source: "interoperability", Rule: rule.SessionAffinity,
+var dp09 = Check{ID: "DP-09", Level: Should, Source: "interoperability", Rule: rule.SessionAffinity, Needs: NeedSessions | NeedLegacy,
 	Line:     "A session sticks",
 	Sends:    "8 pings on one session, one after another, each on a fresh connection",
 	Passes:   "all 8 served; a 404 or 400 among them means replicas without affinity or a shared session store",
-	Sessions: 1, run: runDP09}
+	Sessions: 1, Opens: 1, run: runDP09}
 
 // dp09Requests is how many requests DP-09 sends on its session: enough
 // that a balancer spreading them over two replicas is caught all but
@@ -820,16 +477,11 @@ var dp09 = Check{ID: "DP-09", Level: Should, Source: "interoperability", Rule: r
 const dp09Requests = 8
 
 func runDP09(t *checkRun) outcome {
-	s, o := t.openSession()
-	if o != nil {
-		return *o
-	}
+	s := t.session
 	var lost []string
 	for i := range dp09Requests {
 		r, id := t.ping("ping "+strconv.Itoa(i+1)+" of "+strconv.Itoa(dp09Requests)+", a fresh connection", s)
-		if o := t.unjudgeable(r); o != nil {
-			return *o
-		}
+		t.must(r)
 		if !r.isResult(id) {
 			lost = append(lost, "ping "+strconv.Itoa(i+1)+" "+r.describe())
 		}
@@ -844,17 +496,14 @@ func runDP09(t *checkRun) outcome {
 // strips X-Accel-Buffering, so its absence behind nginx (by Server or
 // Via) is only info. It runs after the concurrent checks and reads their
 // SSE answers too.
-var dp10 = Check{ID: "DP-10", Level: Hardening, Source: "MCP 2026-07-28 Transports; RFC 9111", Rule: rule.StreamNotBuffered,
+var dp10 = Check{ID: "DP-10", Level: Hardening, Source: "MCP 2026-07-28 Transports; RFC 9111", Rule: rule.StreamNotBuffered, Needs: NeedLegacy,
 	Line:     "Streams tell proxies not to buffer or cache",
 	Sends:    "a GET stream and the list methods and ping on a session; reads every SSE answer of the run",
 	Passes:   "each has X-Accel-Buffering: no, Cache-Control no-cache or no-store, and no Age or cache HIT marker; none in the run skips",
-	Sessions: 1, phase: phaseScan, run: runDP10}
+	Sessions: 1, Opens: 1, phase: phaseScan, run: runDP10}
 
 func runDP10(t *checkRun) outcome {
-	s, o := t.openAny()
-	if o != nil {
-		return *o
-	}
+	s := t.session
 	t.send("GET, for an event stream", t.request("GET", s, nil).Bytes(), toFirstEvent, getWindow)
 	for _, method := range t.sseCandidates() {
 		body, _ := rpc(method, "")
@@ -900,53 +549,10 @@ func runDP10(t *checkRun) outcome {
 	return t.pass("%s, each with X-Accel-Buffering: no and Cache-Control no-cache or no-store, none from a cache", plural(judged, "SSE answer"))
 }
 
-func isSSEResponse(x Exchange) bool {
-	return (&reply{resp: x.resp}).isSSE()
-}
-
-// bufferingFault says what in an SSE answer invites a proxy to buffer or
-// cache it ("" if nothing), and whether the answer came through nginx
-// (where a missing X-Accel-Buffering is expected).
-func bufferingFault(x Exchange) (fault string, behindNginx bool) {
-	for _, name := range []string{"Server", "Via"} {
-		for _, v := range x.resp.Values(name) {
-			behindNginx = behindNginx || strings.Contains(strings.ToLower(v), "nginx")
-		}
-	}
-	var faults []string
-	accel, _ := x.resp.Get("X-Accel-Buffering")
-	if !strings.EqualFold(strings.TrimSpace(accel), "no") && !behindNginx {
-		faults = append(faults, "no X-Accel-Buffering: no")
-	}
-	if !cacheControlForbidsStore(x.resp.Values("Cache-Control")) {
-		faults = append(faults, "no Cache-Control no-cache or no-store")
-	}
-	if _, ok := x.resp.Get("Age"); ok {
-		faults = append(faults, "Age (served by a cache)")
-	}
-	for _, name := range []string{"X-Cache", "X-Cache-Status", "CF-Cache-Status", "X-Proxy-Cache"} {
-		if v, _ := x.resp.Get(name); strings.Contains(strings.ToUpper(v), "HIT") {
-			faults = append(faults, name+": "+quoteInfo(v))
-		}
-	}
-	return strings.Join(faults, ", "), behindNginx && len(faults) == 0 && !strings.EqualFold(strings.TrimSpace(accel), "no")
-}
-
-func cacheControlForbidsStore(values []string) bool {
-	for _, v := range values {
-		for _, d := range strings.Split(v, ",") {
-			name, _, _ := strings.Cut(strings.TrimSpace(d), "=")
-			if strings.EqualFold(name, "no-cache") || strings.EqualFold(name, "no-store") {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // DP-11: the hop names no version of its software. HTML error bodies
 // are counted in the reason only: EH-02 judges them.
 var dp11 = Check{ID: "DP-11", Level: Hardening, Source: "OWASP ASVS V14.3", Rule: rule.NoVersionBanner,
+	Section: "OWASP ASVS V14.3", Keyword: "", Binds: Profile,
 	Line:     "The hop hides its version",
 	Sends:    "PUT and GET of a missing path; reads every answer of the run, LF's and MM's error answers among them",
 	Passes:   "no Server or X-Powered-By with a version number (nginx/1.22.1)",
@@ -1005,7 +611,7 @@ func runDP11(t *checkRun) outcome {
 
 // DP-12: a browser client on the own origin can use its session; no
 // other origin gets CORS. Fetch's * covers no authorization header.
-var dp12 = Check{ID: "DP-12", Level: Should, Source: "interoperability (browser clients)", Rule: rule.CORSForOwnOrigin,
+var dp12 = Check{ID: "DP-12", Level: Should, Source: "interoperability (browser clients)", Rule: rule.CORSForOwnOrigin, Needs: NeedLegacy,
 	Line:     "A browser client can keep its session",
 	Sends:    "OPTIONS preflights from http://evil.example and the own origin asking for authorization, content-type, mcp-session-id, mcp-protocol-version, last-event-id; then initialize from the own origin",
 	Passes:   "no CORS for the foreign origin; CORS for the own allows those and exposes Mcp-Session-Id; no CORS at all is info",
@@ -1053,9 +659,7 @@ func runDP12(t *checkRun) outcome {
 	}
 	req, _ := t.initialize(set("Origin", t.p.target.origin()))
 	r := t.send("initialize from the own origin", req.Bytes(), toResponse, 0)
-	if o := t.unjudgeable(r); o != nil {
-		return *o
-	}
+	t.must(r)
 	exposed := false
 	for _, v := range r.resp.Values("Access-Control-Expose-Headers") {
 		for _, h := range strings.Split(v, ",") {

@@ -88,7 +88,7 @@ func TestDP08(t *testing.T) {
 		{"kept open with keep-alive comments", keepsIdleStreams, true, probe.Pass, "still open after 3s; bytes came", "the probe stopped reading"},
 		{"kept open and silent", keepsSilentStreams, true, probe.Pass, "still open after 3s; bytes came once", "the probe stopped reading"},
 		{"cut after 1.5 s without retry", cutsIdleStreams, true, probe.Warn, "cut after 2 s without retry; bytes came", "the stream broke off after 1."},
-		{"without -slow", cutsIdleStreams, false, probe.Skip, "needs -slow: it holds a GET stream up to 3s", ""},
+		{"without -slow", cutsIdleStreams, false, probe.Skip, "needs -slow (it holds a stream up to 3s)", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()

@@ -20,17 +20,15 @@ var ehGroup = group{Group{"EH", "Error hygiene"}, []*Check{&eh01, &eh02}}
 // and session headers, the token, the query, a header name, the JSON
 // body), then scans every response of the run, its own and every other
 // check's, for a marker or any of the run's real tokens.
-var eh01 = Check{ID: "EH-01", Level: Hardening, Source: "MCP Security Best Practices §Observability", Rule: rule.NoSecretsInOutput,
+var eh01 = Check{ID: "EH-01", Level: Hardening, Source: "MCP Security Best Practices §Observability", Rule: rule.NoSecretsInOutput, Needs: NeedLegacy,
+	Section: "MCP Security Best Practices 2025-11-25 (nothing of a request echoed)", Keyword: "", Binds: Profile,
 	Line:     "Nothing echoed",
 	Sends:    "random markers in Host, Origin, MCP-Protocol-Version, Mcp-Session-Id, the token, the query, a header name and the body; runs last",
 	Passes:   "no response of the run carries a marker or a real token",
-	Sessions: 2, phase: phaseEchoScan, run: runEH01}
+	Sessions: 2, Opens: 1, phase: phaseEchoScan, run: runEH01}
 
 func runEH01(t *checkRun) outcome {
-	s, o := t.openAny()
-	if o != nil {
-		return *o
-	}
+	s := t.session
 	m := t.p.markers
 	init := func(edits ...fieldEdit) []byte {
 		req, _ := t.initialize(edits...)
@@ -147,6 +145,7 @@ func (t *checkRun) responsesScanned() int {
 // answers of its own (a method not served, broken JSON, a path that does
 // not exist) and judges every 4xx and 5xx of the run.
 var eh02 = Check{ID: "EH-02", Level: Hardening, Source: "browser content sniffing", Rule: "",
+	Section: "browser content sniffing", Keyword: "", Binds: Profile,
 	Line:     "Error bodies are not sniffable",
 	Sends:    "three error requests of its own (PUT, broken JSON, an unknown path); runs after the other checks",
 	Passes:   "every 4xx and 5xx body of the run is application/json (or +json) or nosniff, and none is HTML",

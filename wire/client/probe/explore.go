@@ -206,11 +206,16 @@ func RandomWalk(seed uint64, i, steps int, token2 bool) Walk {
 	return w
 }
 
+// ErrExploreNeedsLegacy reports a target that serves no initialize: the
+// walks are MCP 2025-11-25 sessions.
+var ErrExploreNeedsLegacy = errors.New("probe: -explore walks MCP 2025-11-25 sessions, and the target serves no initialize (it speaks 2026-07-28 only)")
+
 // Explore reaches the target, runs PRE-01, then Walks random walks (or
 // the Replay walks), judging every answer by the rules of the explore
 // judge; each rule broken is reported once, with its first walk shrunk
 // to a shortest one that still breaks it. The error is ErrNotMCP when
-// PRE-01 failed (the report then says why).
+// PRE-01 failed (the report then says why), ErrExploreNeedsLegacy when
+// the target speaks only 2026-07-28.
 func Explore(ctx context.Context, target Target, opts Options, x ExploreOptions) (*Exploration, *Report, error) {
 	if steps := x.steps(); steps < 2 || steps > 64 {
 		return nil, nil, ErrExploreBounds
@@ -223,6 +228,10 @@ func Explore(ctx context.Context, target Target, opts Options, x ExploreOptions)
 	p, rep, err := start(ctx, target, opts)
 	if err != nil {
 		return nil, rep, err
+	}
+	if !p.legacy {
+		// The walks are 2025-11-25 sessions: initialize first.
+		return nil, rep, ErrExploreNeedsLegacy
 	}
 	e := &explorer{p: p, cap: x.MaxRequests}
 	if e.cap <= 0 {

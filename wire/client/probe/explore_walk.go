@@ -55,7 +55,9 @@ type observation struct {
 // exchanges in the result.
 func (e *explorer) run(ctx context.Context, w Walk, keep bool) WalkResult {
 	p := e.p
-	p.slots.acquire(maxWalkSessions)
+	if !p.slots.acquire(ctx, maxWalkSessions) {
+		return WalkResult{Verdict: Error} // the run was cancelled
+	}
 	defer p.slots.release(maxWalkSessions)
 	// A walk is no catalogue check: its Check only names its exchanges
 	// in the trace.

@@ -68,7 +68,7 @@ var lfFlaws = []flawCase{
 			}
 			return nil
 		}}},
-	{check: "LF-07", name: "a slow head is waited for without end", want: probe.Fail, says: "still open after 10s",
+	{check: "LF-07", name: "a slow head is waited for without end", want: probe.Fail, says: "still open after 7s",
 		flaw: flaw{raw: func(_ *flawProxy, nc net.Conn, pending []byte) bool {
 			if bytes.Contains(pending, []byte("\n")) || len(pending) > 16<<10 {
 				return false

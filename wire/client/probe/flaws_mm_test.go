@@ -37,6 +37,7 @@ var mmFlaws = []flawCase{
 			return ans
 		}}},
 	{check: "MM-05", name: "405 to PUT without Allow", want: probe.Fail, says: "405 without Allow",
+		also: map[string]probe.Verdict{"MM-04": probe.Skip}, // it comes after MM-05: "see MM-05"
 		flaw: flaw{response: func(_ *flawProxy, r *proxied, ans []byte) []byte {
 			if r.method == "PUT" {
 				return withoutField(ans, "Allow")

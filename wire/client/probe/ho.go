@@ -19,7 +19,8 @@ const (
 )
 
 // HO-01: a foreign Host is refused before anything is created.
-var ho01 = Check{ID: "HO-01", Level: Hardening, Source: "MCP Security Best Practices §Local MCP server compromise", Rule: rule.HostNotOurs,
+var ho01 = Check{ID: "HO-01", Level: Hardening, Source: "MCP Security Best Practices §Local MCP server compromise", Rule: rule.HostNotOurs, Needs: NeedLegacy,
+	Section: "MCP Security Best Practices 2025-11-25 §Local MCP Server Compromise", Keyword: "", Binds: Profile,
 	Line:     "Foreign Host refused",
 	Sends:    "initialize with Host: evil.example",
 	Passes:   "a 4xx without Mcp-Session-Id",
@@ -28,9 +29,7 @@ var ho01 = Check{ID: "HO-01", Level: Hardening, Source: "MCP Security Best Pract
 func runHO01(t *checkRun) outcome {
 	req, _ := t.initialize(set("Host", foreignHost))
 	r := t.send("initialize with Host: "+foreignHost, req.Bytes(), toResponse, 0)
-	if o := t.unjudgeable(r); o != nil {
-		return *o
-	}
+	t.must(r)
 	switch {
 	case is2xx(r.status()):
 		return t.unmet("%s for Host: %s: a page on a DNS-rebinding name reaches the server", r.describe(), foreignHost).with("a 4xx", r.actual()+" for Host: "+foreignHost)
@@ -43,7 +42,8 @@ func runHO01(t *checkRun) outcome {
 }
 
 // HO-02: a foreign Origin on POST gets 403.
-var ho02 = Check{ID: "HO-02", Level: Must, Source: "MCP Transports §Security warning", Rule: rule.OriginRefused,
+var ho02 = Check{ID: "HO-02", Level: Must, Source: "MCP Transports §Security warning", Rule: rule.OriginRefused, Needs: NeedLegacy,
+	Section: "MCP Transports 2025-11-25 §Security Warning", Keyword: "MUST", Binds: Server,
 	Line:     "Foreign Origin refused",
 	Sends:    "initialize with Origin: http://evil.example and the run's token",
 	Passes:   "403 only",
@@ -55,7 +55,8 @@ func runHO02(t *checkRun) outcome {
 
 // HO-04: Origin: null (a sandboxed frame, a file: page, a redirect chain)
 // is an origin no server can allow.
-var ho04 = Check{ID: "HO-04", Level: Must, Source: "MCP Transports §Security warning", Rule: rule.OriginRefused,
+var ho04 = Check{ID: "HO-04", Level: Must, Source: "MCP Transports §Security warning", Rule: rule.OriginRefused, Needs: NeedLegacy,
+	Section: "MCP Transports 2025-11-25 §Security Warning", Keyword: "MUST", Binds: Server,
 	Line:     "Origin: null refused",
 	Sends:    "initialize with Origin: null",
 	Passes:   "403 only",
@@ -68,9 +69,7 @@ func runHO04(t *checkRun) outcome {
 func (t *checkRun) originRefused(origin string) outcome {
 	req, _ := t.initialize(set("Origin", origin))
 	r := t.send("initialize with Origin: "+origin, req.Bytes(), toResponse, 0)
-	if o := t.unjudgeable(r); o != nil {
-		return *o
-	}
+	t.must(r)
 	switch {
 	case r.status() == 403:
 		return t.pass("answered 403")
@@ -82,17 +81,15 @@ func (t *checkRun) originRefused(origin string) outcome {
 
 // HO-03: the Origin check covers GET and DELETE too, and a refused DELETE
 // leaves the session alive.
-var ho03 = Check{ID: "HO-03", Level: Must, Source: "MCP Transports (\"all incoming connections\")", Rule: rule.OriginEveryRequest,
+var ho03 = Check{ID: "HO-03", Level: Must, Source: "MCP Transports (\"all incoming connections\")", Rule: rule.OriginEveryRequest, Needs: NeedLegacy,
+	Section: "MCP Transports 2025-11-25 §Security Warning", Keyword: "MUST", Binds: Server,
 	Line:     "Origin checked on GET and DELETE too",
 	Sends:    "GET and DELETE on a live session with Origin: http://evil.example, then a ping",
 	Passes:   "403 to each (405 accepted: not served) and the session still works",
-	Sessions: 1, run: runHO03}
+	Sessions: 1, Opens: 1, run: runHO03}
 
 func runHO03(t *checkRun) outcome {
-	s, o := t.openAny()
-	if o != nil {
-		return *o
-	}
+	s := t.session
 	var notes, faults []string
 	get := t.send("GET with Origin: "+foreignOrigin, edit(t.request("GET", s, nil), set("Origin", foreignOrigin)).Bytes(), toHead, 0)
 	del := t.send("DELETE with Origin: "+foreignOrigin, edit(t.request("DELETE", s, nil), set("Origin", foreignOrigin)).Bytes(), toHead, 0)
@@ -100,9 +97,7 @@ func runHO03(t *checkRun) outcome {
 		method string
 		r      *reply
 	}{{"GET", get}, {"DELETE", del}} {
-		if o := t.unjudgeable(x.r); o != nil {
-			return *o
-		}
+		t.must(x.r)
 		switch st := x.r.status(); {
 		case st == 403:
 		case st == 405:
@@ -129,7 +124,8 @@ func runHO03(t *checkRun) outcome {
 
 // HO-05: the target's own origin, as a page it served would send it, is
 // accepted, so the Origin check is not a refusal of everything.
-var ho05 = Check{ID: "HO-05", Level: Should, Source: "interoperability (the official conformance suite)", Rule: rule.OriginNotAllowed,
+var ho05 = Check{ID: "HO-05", Level: Should, Source: "interoperability (the official conformance suite)", Rule: rule.OriginNotAllowed, Needs: NeedLegacy,
+	Section: "interoperability: the MCP conformance suite serves its own origin", Keyword: "", Binds: Profile,
 	Line:     "The server's own origin accepted",
 	Sends:    "initialize with Host and Origin both the URL's own",
 	Passes:   "the InitializeResult",
@@ -138,9 +134,7 @@ var ho05 = Check{ID: "HO-05", Level: Should, Source: "interoperability (the offi
 func runHO05(t *checkRun) outcome {
 	req, id := t.initialize(set("Origin", t.p.target.origin()))
 	r := t.send("initialize with Origin: "+t.p.target.origin(), req.Bytes(), toResponse, 0)
-	if o := t.unjudgeable(r); o != nil {
-		return *o
-	}
+	t.must(r)
 	if r.isResult(id) {
 		return t.pass("%s", r.describe())
 	}
@@ -149,7 +143,8 @@ func runHO05(t *checkRun) outcome {
 
 // HO-06: the CORS "simple request" a page may send without a preflight,
 // text/plain from a foreign origin (CVE-2026-33252), is not served.
-var ho06 = Check{ID: "HO-06", Level: Hardening, Source: "CVE-2026-33252", Rule: rule.ContentTypeJSON,
+var ho06 = Check{ID: "HO-06", Level: Hardening, Source: "CVE-2026-33252", Rule: rule.ContentTypeJSON, Needs: NeedLegacy,
+	Section: "CVE-2026-33252: a CORS simple request reaches the server", Keyword: "", Binds: Profile,
 	Line:     "No cross-site \"simple\" POST",
 	Sends:    "initialize as Content-Type: text/plain with Origin: http://evil.example, a CORS simple request",
 	Passes:   "any answer but a 2xx",
@@ -158,9 +153,7 @@ var ho06 = Check{ID: "HO-06", Level: Hardening, Source: "CVE-2026-33252", Rule: 
 func runHO06(t *checkRun) outcome {
 	req, _ := t.initialize(set("Origin", foreignOrigin), set("Content-Type", "text/plain"))
 	r := t.send("initialize as text/plain with Origin: "+foreignOrigin, req.Bytes(), toResponse, 0)
-	if o := t.unjudgeable(r); o != nil {
-		return *o
-	}
+	t.must(r)
 	if is2xx(r.status()) {
 		return t.unmet("%s: a page on any site can send this without a CORS preflight", r.describe()).with("a 4xx", r.actual()+" for text/plain with Origin: "+foreignOrigin)
 	}

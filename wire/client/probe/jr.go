@@ -18,27 +18,26 @@ var jrGroup = group{Group{"JR", "JSON-RPC"}, []*Check{&jr01, &jr02, &jr03, &jr04
 const unknownMethod = "rawmcp-probe/no-such-method"
 
 // JR-01: a batch is refused, whether or not the version header is there
-// (a server may check the version before the body, or after).
-var jr01 = Check{ID: "JR-01", Level: Must, Source: "MCP Transports §Sending 3 (one message per POST)", Rule: rule.OneMessagePerPost,
+// (a server may check the version before the body, or after). The rule
+// binds the client ("The body of the POST request MUST be a single
+// JSON-RPC request, notification, or response"): a server that answers a
+// batch breaks no rule of its own, so refusing one is hardening.
+var jr01 = Check{ID: "JR-01", Level: Hardening, Source: "MCP Transports §Sending 3 (one message per POST)", Rule: rule.OneMessagePerPost, Needs: NeedLegacy,
+	Section: "MCP Transports 2025-11-25 §Sending messages to the server", Keyword: "MUST", Binds: Client,
 	Line:     "Batches refused",
 	Sends:    "the batch [ping, ping] on a live session, with and without MCP-Protocol-Version",
 	Passes:   "400 to both",
-	Sessions: 1, run: runJR01}
+	Sessions: 1, Opens: 1, run: runJR01}
 
 func runJR01(t *checkRun) outcome {
-	s, o := t.openAny()
-	if o != nil {
-		return *o
-	}
+	s := t.session
 	a, _ := rpc("ping", "")
 	b, _ := rpc("ping", "")
 	batch := []byte("[" + string(a) + "," + string(b) + "]")
 	with := t.postOn("a batch of two pings", s, batch)
 	without := t.postOn("a batch of two pings, no MCP-Protocol-Version", s, batch, drop("MCP-Protocol-Version"))
 	for _, r := range []*reply{with, without} {
-		if o := t.unjudgeable(r); o != nil {
-			return *o
-		}
+		t.must(r)
 		if r.status() != 400 {
 			return t.unmet("a batch %s, not 400: one JSON-RPC message per POST (Transports §2.1 item 3)", r.describe()).with("400", r.actual()+" to a batch")
 		}
@@ -47,21 +46,16 @@ func runJR01(t *checkRun) outcome {
 }
 
 // JR-02: a request id is never null.
-var jr02 = Check{ID: "JR-02", Level: Must, Source: "MCP Basic §Requests", Rule: rule.RequestIDNotNull,
+var jr02 = Check{ID: "JR-02", Level: Must, Source: "MCP Basic §Requests", Rule: rule.RequestIDNotNull, Needs: NeedLegacy,
 	Line:     "Null id refused",
 	Sends:    "ping with \"id\": null",
 	Passes:   "400 or a JSON-RPC error",
-	Sessions: 1, run: runJR02}
+	Sessions: 1, Opens: 1, run: runJR02}
 
 func runJR02(t *checkRun) outcome {
-	s, o := t.openAny()
-	if o != nil {
-		return *o
-	}
+	s := t.session
 	r := t.postOn(`ping with "id": null`, s, []byte(`{"jsonrpc":"2.0","id":null,"method":"ping"}`))
-	if o := t.unjudgeable(r); o != nil {
-		return *o
-	}
+	t.must(r)
 	switch {
 	case r.status() == 400:
 		return t.pass("answered 400")
@@ -77,17 +71,15 @@ const jr03Requests = 16
 // JR-03: requests reusing one id, sent at once, each get their own
 // answer: a server that routes answers by id alone hands one request's
 // answer to another.
-var jr03 = Check{ID: "JR-03", Level: Must, Source: "MCP Basic (each response to its request)", Rule: rule.ResponseEchoesID,
+var jr03 = Check{ID: "JR-03", Level: Must, Source: "MCP Basic (each response to its request)", Rule: rule.ResponseEchoesID, Needs: NeedLegacy,
+	Section: "MCP Basic 2025-11-25 §Responses", Keyword: "MUST", Binds: Server,
 	Line:     "Reused ids never cross",
 	Sends:    "16 requests at once on one session, all with id 1, alternating ping and an unknown method",
 	Passes:   "no answer belongs to another request (refusals of the reused id accepted)",
-	Sessions: 1, run: runJR03}
+	Sessions: 1, Opens: 1, run: runJR03}
 
 func runJR03(t *checkRun) outcome {
-	s, o := t.openAny()
-	if o != nil {
-		return *o
-	}
+	s := t.session
 	raws := make([][]byte, jr03Requests)
 	for i := range raws {
 		method := "ping"
@@ -133,22 +125,18 @@ func runJR03(t *checkRun) outcome {
 
 // JR-04: a member called "Method" is not "method" (GHSA-wvj2-96wp-fq3f:
 // a case-insensitive decoder ran requests a filter had not seen).
-var jr04 = Check{ID: "JR-04", Level: Hardening, Source: "GHSA-wvj2-96wp-fq3f", Rule: rule.OneJSONRPCMessage,
+var jr04 = Check{ID: "JR-04", Level: Hardening, Source: "GHSA-wvj2-96wp-fq3f", Rule: rule.OneJSONRPCMessage, Needs: NeedLegacy,
+	Section: "GHSA-wvj2-96wp-fq3f (a case-insensitive decoder)", Keyword: "", Binds: Profile,
 	Line:     "Member names match exactly",
 	Sends:    "{\"jsonrpc\":\"2.0\",\"id\":N,\"Method\":\"ping\"}",
 	Passes:   "anything but a result for N",
-	Sessions: 1, run: runJR04}
+	Sessions: 1, Opens: 1, run: runJR04}
 
 func runJR04(t *checkRun) outcome {
-	s, o := t.openAny()
-	if o != nil {
-		return *o
-	}
+	s := t.session
 	id := newID()
 	r := t.postOn(`a request spelling its method member "Method"`, s, []byte(`{"jsonrpc":"2.0","id":`+strconv.FormatInt(id, 10)+`,"Method":"ping"}`))
-	if o := t.unjudgeable(r); o != nil {
-		return *o
-	}
+	t.must(r)
 	if r.isResult(id) {
 		return t.unmet(`ran "Method" as the method: member names must match exactly`).with("no result", `a result for "Method": "ping"`)
 	}
@@ -156,23 +144,19 @@ func runJR04(t *checkRun) outcome {
 }
 
 // JR-05: two method members are refused, not settled by "last wins".
-var jr05 = Check{ID: "JR-05", Level: Hardening, Source: "RFC 8259 §4", Rule: rule.StrictJSON,
+var jr05 = Check{ID: "JR-05", Level: Hardening, Source: "RFC 8259 §4", Rule: rule.StrictJSON, Needs: NeedLegacy,
+	Section: "RFC 8259 §4", Keyword: "SHOULD", Binds: Client,
 	Line:     "Duplicate keys refused",
 	Sends:    "a request with two method members, an unknown method first and ping last",
 	Passes:   "400",
-	Sessions: 1, run: runJR05}
+	Sessions: 1, Opens: 1, run: runJR05}
 
 func runJR05(t *checkRun) outcome {
-	s, o := t.openAny()
-	if o != nil {
-		return *o
-	}
+	s := t.session
 	id := newID()
 	r := t.postOn("a request with two method members", s,
 		[]byte(`{"jsonrpc":"2.0","id":`+strconv.FormatInt(id, 10)+`,"method":"`+unknownMethod+`","method":"ping"}`))
-	if o := t.unjudgeable(r); o != nil {
-		return *o
-	}
+	t.must(r)
 	switch {
 	case r.status() == 400:
 		return t.pass("answered 400")
@@ -184,21 +168,17 @@ func runJR05(t *checkRun) outcome {
 
 // JR-06: a JSON-RPC response the server never asked for is accepted as a
 // notification is (202, no body) or refused, and never answered.
-var jr06 = Check{ID: "JR-06", Level: Must, Source: "MCP Transports §Sending 4", Rule: rule.NotificationAccepted,
+var jr06 = Check{ID: "JR-06", Level: Must, Source: "MCP Transports §Sending 4", Rule: rule.NotificationAccepted, Needs: NeedLegacy,
+	Section: "MCP Transports 2025-11-25 §Sending Messages to the Server", Keyword: "MUST", Binds: Server,
 	Line:     "An unsolicited response refused or accepted cleanly",
 	Sends:    "{\"jsonrpc\":\"2.0\",\"id\":99,\"result\":{}}, a response to nothing",
 	Passes:   "202 with an empty body, or a 4xx",
-	Sessions: 1, run: runJR06}
+	Sessions: 1, Opens: 1, run: runJR06}
 
 func runJR06(t *checkRun) outcome {
-	s, o := t.openAny()
-	if o != nil {
-		return *o
-	}
+	s := t.session
 	r := t.postOn("an unsolicited response", s, []byte(`{"jsonrpc":"2.0","id":99,"result":{}}`))
-	if o := t.unjudgeable(r); o != nil {
-		return *o
-	}
+	t.must(r)
 	switch {
 	case r.status() == 202 && len(r.resp.Body) == 0:
 		return t.pass("202, empty body")
@@ -214,17 +194,15 @@ const deepNesting = 10000
 
 // JR-07: a document nested 10 000 deep is refused, and the server goes
 // on answering.
-var jr07 = Check{ID: "JR-07", Level: Hardening, Source: "resource exhaustion (recursive decoders)", Rule: rule.StrictJSON,
+var jr07 = Check{ID: "JR-07", Level: Hardening, Source: "resource exhaustion (recursive decoders)", Rule: rule.StrictJSON, Needs: NeedLegacy,
+	Section: "resource exhaustion (recursive decoders)", Keyword: "", Binds: Profile,
 	Line:     "Deep nesting refused",
 	Sends:    "ping with params nested 10 000 arrays deep, then a plain ping",
 	Passes:   "a 4xx (400, or 413 noted), then a served ping",
-	Sessions: 1, run: runJR07}
+	Sessions: 1, Opens: 1, run: runJR07}
 
 func runJR07(t *checkRun) outcome {
-	s, o := t.openAny()
-	if o != nil {
-		return *o
-	}
+	s := t.session
 	body, _ := rpc("ping", `{"x":`+strings.Repeat("[", deepNesting)+strings.Repeat("]", deepNesting)+`}`)
 	r := t.postOn("ping with params nested 10 000 deep", s, body)
 	after, id := t.ping("ping: the server still answers", s)
@@ -245,18 +223,19 @@ func runJR07(t *checkRun) outcome {
 	return t.pass("answered %d; the server still answers", r.status())
 }
 
-// JR-08: truncated JSON and invalid UTF-8 cannot be parsed: 400.
-var jr08 = Check{ID: "JR-08", Level: Must, Source: "MCP Transports (UTF-8 JSON-RPC)", Rule: rule.UTF8Body,
+// JR-08: truncated JSON and invalid UTF-8 cannot be parsed: 400. RFC 8259
+// §8.1 binds the sender ("JSON text exchanged between systems ... MUST be
+// encoded using UTF-8"): a server that reads a broken body breaks no rule
+// of its own, so refusing one is hardening.
+var jr08 = Check{ID: "JR-08", Level: Hardening, Source: "MCP Transports (UTF-8 JSON-RPC)", Rule: rule.UTF8Body, Needs: NeedLegacy,
+	Section: "RFC 8259 §8.1", Keyword: "MUST", Binds: Client,
 	Line:     "Broken JSON refused",
 	Sends:    "truncated JSON, then a ping with invalid UTF-8 in its params",
 	Passes:   "400 to both (a missing -32700 noted)",
-	Sessions: 1, run: runJR08}
+	Sessions: 1, Opens: 1, run: runJR08}
 
 func runJR08(t *checkRun) outcome {
-	s, o := t.openAny()
-	if o != nil {
-		return *o
-	}
+	s := t.session
 	id := strconv.FormatInt(newID(), 10)
 	truncated := t.postOn("truncated JSON", s, []byte(`{"jsonrpc":"2.0","id":`+id+`,"method":"pi`))
 	invalid := t.postOn("invalid UTF-8 in a string", s, []byte(`{"jsonrpc":"2.0","id":`+id+`,"method":"ping","params":{"x":"`+"\xff\xfe"+`"}}`))
@@ -265,9 +244,7 @@ func runJR08(t *checkRun) outcome {
 		what string
 		r    *reply
 	}{{"truncated JSON", truncated}, {"invalid UTF-8", invalid}} {
-		if o := t.unjudgeable(x.r); o != nil {
-			return *o
-		}
+		t.must(x.r)
 		if x.r.status() != 400 {
 			return t.unmet("%s %s, not 400", x.what, x.r.describe()).with("400", x.r.actual()+" to "+x.what)
 		}

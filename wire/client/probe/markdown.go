@@ -37,7 +37,18 @@ Every verdict but a pass comes with a reason, and where it rests on an answer, w
 expected and what actually came back.
 
 Needs: **T** a valid token (` + "`-token`" + `), **T2** a second principal's token (` + "`-token2`" + `), **X** a
-token of a named kind (` + "`-tokens FILE`" + `: a JSON object of ` + "`wrong_audience`, `wrong_issuer`, `expired`,\n`low_scope`" + `). Without its need a check is ` + "`skip`" + `.
+token of a named kind (` + "`-tokens FILE`" + `: a JSON object of ` + "`wrong_audience`, `wrong_issuer`, `expired`,\n`low_scope`" + `), **slow** ` + "`-slow`" + `; and what the runner decides about the target once per run:
+**auth** it refuses a request without a token, **sessions** it issues session ids, **metadata** it
+serves Protected Resource Metadata (or refuses it for the lack of a token), **SSE** it answers some
+request as an event stream, **legacy** it speaks MCP 2025-11-25 (initialize), **modern** it speaks
+MCP 2026-07-28 (server/discover). Without its need a check is ` + "`skip`" + `, with the reason. A check
+that rests on another's finding runs after it and, when that one failed or could not run, skips
+with "see ID": one defect is reported once.
+
+Section, keyword and binds: the requirement a check's level rests on, its keyword, and the party it
+binds (server, client, deployment: a hop in front of the server, or profile: the profile's own
+rule). A check whose requirement binds the client is hardening at most: a server that tolerates a
+client breaking a rule breaks none of its own.
 `
 
 // WriteMarkdown writes the catalogue as Markdown, CHECKS.md: the
@@ -48,7 +59,7 @@ func WriteMarkdown(w io.Writer) error {
 	b.WriteString(checksPreface)
 	for _, g := range groups {
 		fmt.Fprintf(&b, "\n## %s (`%s.go`)\n\n", g.Title, strings.ToLower(g.Code))
-		b.WriteString("| id | check | sends | passes when | level · source | needs |\n|---|---|---|---|---|---|\n")
+		b.WriteString("| id | check | sends | passes when | level · source | needs | section | keyword | binds |\n|---|---|---|---|---|---|---|---|---|\n")
 		for _, c := range catalogue {
 			if c.Group != g.Code {
 				continue
@@ -57,8 +68,8 @@ func WriteMarkdown(w io.Writer) error {
 			if c.Rule != "" {
 				level += " · " + string(c.Rule)
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n",
-				c.ID, cell(c.Line), cell(c.Sends), cell(c.Passes), cell(level), c.Needs)
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+				c.ID, cell(c.Line), cell(c.Sends), cell(c.Passes), cell(level), c.Needs, cell(c.Section), c.Keyword, c.Binds)
 		}
 	}
 	_, err := io.WriteString(w, b.String())

@@ -14,9 +14,7 @@ var mmGroup = group{Group{"MM", "Methods and media types"}, []*Check{&mm01, &mm0
 // refusedWith judges a request the target should refuse with a 4xx,
 // precise naming the status that says it best (noted, not required).
 func (t *checkRun) refusedWith(r *reply, precise int, what string) outcome {
-	if o := t.unjudgeable(r); o != nil {
-		return *o
-	}
+	t.must(r)
 	switch st := r.status(); {
 	case st == precise:
 		return t.pass("answered %d", st)
@@ -30,7 +28,8 @@ func (t *checkRun) refusedWith(r *reply, precise int, what string) outcome {
 
 // MM-01: a POST whose Accept lacks text/event-stream is refused: the
 // client could not read half the answers the endpoint may give.
-var mm01 = Check{ID: "MM-01", Level: Hardening, Source: "MCP Transports §Sending 2 (a client MUST)", Rule: rule.AcceptBothTypes,
+var mm01 = Check{ID: "MM-01", Level: Hardening, Source: "MCP Transports §Sending 2 (a client MUST)", Rule: rule.AcceptBothTypes, Needs: NeedLegacy,
+	Section: "MCP Transports 2025-11-25 §Sending Messages to the Server", Keyword: "MUST", Binds: Client,
 	Line:     "POST needs both media types in Accept",
 	Sends:    "initialize with Accept: application/json only",
 	Passes:   "a 4xx (406 noted otherwise)",
@@ -43,7 +42,8 @@ func runMM01(t *checkRun) outcome {
 }
 
 // MM-02: a POST body not declared JSON is refused.
-var mm02 = Check{ID: "MM-02", Level: Hardening, Source: "RFC 9110 §15.5.16", Rule: rule.ContentTypeJSON,
+var mm02 = Check{ID: "MM-02", Level: Hardening, Source: "RFC 9110 §15.5.16", Rule: rule.ContentTypeJSON, Needs: NeedLegacy,
+	Section: "RFC 9110 §15.5.16", Keyword: "", Binds: Profile,
 	Line:     "POST body must be declared JSON",
 	Sends:    "initialize with Content-Type: text/plain",
 	Passes:   "a 4xx (415 noted otherwise)",
@@ -57,17 +57,15 @@ func runMM02(t *checkRun) outcome {
 
 // MM-03: a GET that does not accept text/event-stream is refused (or GET
 // is not served at all).
-var mm03 = Check{ID: "MM-03", Level: Hardening, Source: "MCP Transports §Listening 2", Rule: rule.AcceptBothTypes,
+var mm03 = Check{ID: "MM-03", Level: Hardening, Source: "MCP Transports §Listening 2", Rule: rule.AcceptBothTypes, Needs: NeedLegacy,
+	Section: "MCP Transports 2025-11-25 §Listening for Messages from the Server", Keyword: "MUST", Binds: Client,
 	Line:     "GET needs text/event-stream in Accept",
 	Sends:    "GET on a live session with Accept: application/json",
 	Passes:   "a 4xx or 405",
-	Sessions: 1, run: runMM03}
+	Sessions: 1, Opens: 1, run: runMM03}
 
 func runMM03(t *checkRun) outcome {
-	s, o := t.openAny()
-	if o != nil {
-		return *o
-	}
+	s := t.session
 	r := t.send("GET with Accept: application/json", edit(t.request("GET", s, nil), set("Accept", "application/json")).Bytes(), toHead, getWindow)
 	if r.status() == 405 {
 		return t.pass("answered 405: GET is not served")
@@ -76,21 +74,17 @@ func runMM03(t *checkRun) outcome {
 }
 
 // MM-04: GET on a live session answers an event stream or 405.
-var mm04 = Check{ID: "MM-04", Level: Must, Source: "MCP Transports §Listening 3", Rule: rule.GetStream,
+var mm04 = Check{ID: "MM-04", Level: Must, Source: "MCP Transports §Listening 3", Rule: rule.GetStream, Needs: NeedLegacy,
+	Section: "MCP Transports 2025-11-25 §Listening for Messages from the Server", Keyword: "MUST", Binds: Server,
 	Line:     "GET answers SSE or 405",
 	Sends:    "GET on a live session, read to the first event or 2 s",
 	Passes:   "200 text/event-stream, or 405 with Allow",
-	Sessions: 1, run: runMM04}
+	Sessions: 1, Opens: 1, After: []string{"MM-05"}, run: runMM04}
 
 func runMM04(t *checkRun) outcome {
-	s, o := t.openAny()
-	if o != nil {
-		return *o
-	}
+	s := t.session
 	r := t.send("GET the session's stream", t.request("GET", s, nil).Bytes(), toFirstEvent, getWindow)
-	if o := t.unjudgeable(r); o != nil {
-		return *o
-	}
+	t.must(r)
 	switch {
 	case r.status() == 405 && r.header("Allow") == "":
 		return t.unmet("answered 405 without Allow (RFC 9110 §15.5.6)").with("405 with Allow, or 200 text/event-stream", "405 without Allow")
@@ -106,6 +100,7 @@ func runMM04(t *checkRun) outcome {
 
 // MM-05: a method the endpoint does not serve gets 405 with Allow.
 var mm05 = Check{ID: "MM-05", Level: Must, Source: "RFC 9110 §15.5.6", Rule: rule.AllowOn405,
+	Section: "RFC 9110 §15.5.6", Keyword: "MUST", Binds: Server,
 	Line:     "Other methods: 405 with Allow",
 	Sends:    "PUT to the endpoint with a JSON body",
 	Passes:   "405 with Allow; a 405 without Allow or a 2xx fails, another 4xx or 501 warns",
@@ -113,9 +108,7 @@ var mm05 = Check{ID: "MM-05", Level: Must, Source: "RFC 9110 §15.5.6", Rule: ru
 
 func runMM05(t *checkRun) outcome {
 	r := t.send("PUT", t.request("PUT", nil, []byte("{}")).Bytes(), toHead, 0)
-	if o := t.unjudgeable(r); o != nil {
-		return *o
-	}
+	t.must(r)
 	switch st := r.status(); {
 	case st == 405 && r.header("Allow") != "":
 		return t.pass("405 with Allow: %s", r.header("Allow"))
@@ -128,7 +121,8 @@ func runMM05(t *checkRun) outcome {
 }
 
 // MM-06: notifications/initialized, a notification, gets 202 and no body.
-var mm06 = Check{ID: "MM-06", Level: Must, Source: "MCP Transports §Sending 4", Rule: rule.NotificationAccepted,
+var mm06 = Check{ID: "MM-06", Level: Must, Source: "MCP Transports §Sending 4", Rule: rule.NotificationAccepted, Needs: NeedLegacy,
+	Section: "MCP Transports 2025-11-25 §Sending Messages to the Server", Keyword: "MUST", Binds: Server,
 	Line:     "A notification gets 202",
 	Sends:    "notifications/initialized after initialize",
 	Passes:   "202 with an empty body",
@@ -140,9 +134,7 @@ func runMM06(t *checkRun) outcome {
 		return *o
 	}
 	r := t.initialized(s)
-	if o := t.unjudgeable(r); o != nil {
-		return *o
-	}
+	t.must(r)
 	switch {
 	case r.status() == 202 && len(r.resp.Body) == 0:
 		return t.pass("202, empty body")

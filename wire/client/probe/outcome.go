@@ -58,6 +58,9 @@ func (t *checkRun) info(format string, args ...any) outcome {
 func (t *checkRun) unjudgeable(r *reply) *outcome {
 	var o outcome
 	switch {
+	case r.resp == nil && t.outOfTime():
+		o = t.errored("%s: the check's own time ran out before an answer came: not the server's silence", r.step).
+			with("an answer", "none before the check's time ran out")
 	case r.resp == nil:
 		o = t.errored("%s: %s", r.step, r.describe()).with("an answer", r.actual())
 	case r.status() == 401 && t.p.auth:
@@ -72,14 +75,23 @@ func (t *checkRun) unjudgeable(r *reply) *outcome {
 	return &o
 }
 
-// skipWithoutAuth is the outcome of an authorization check on a target
-// that serves requests without a token.
-func (t *checkRun) skipWithoutAuth() (outcome, bool) {
-	if t.p.auth {
-		return outcome{}, false
+// must returns r when it can be judged; otherwise it ends the check with
+// the unjudgeable outcome (the runner recovers it), so a run function
+// holds only its judgement.
+func (t *checkRun) must(r *reply) *reply {
+	if o := t.unjudgeable(r); o != nil {
+		t.stop(*o)
 	}
-	return t.skip("the target serves requests without a token: no authorization to check"), true
+	return r
 }
+
+// stop ends the check with o, from anywhere in its run function.
+func (t *checkRun) stop(o outcome) {
+	panic(ended{o})
+}
+
+// ended carries a check's outcome from stop to the runner.
+type ended struct{ outcome }
 
 // plural is "1 x" or "n xs".
 func plural(n int, word string) string {

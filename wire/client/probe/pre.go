@@ -11,14 +11,17 @@ import (
 // function; a check is in the catalogue when it is in this list.
 var preGroup = group{Group{"PRE", "Preflight"}, []*Check{&pre01, &pre02}}
 
-// PRE-01: the endpoint speaks MCP. It also learns what the other checks
-// build on: the negotiated version, whether sessions are issued, whether
-// a request without a token is refused, and which list methods the
-// server declares.
-var pre01 = Check{ID: "PRE-01", Level: Must, Source: "MCP Lifecycle §Initialization", Rule: rule.InitializeResultShape,
+// PRE-01: the endpoint speaks MCP, in either era: it asks both ways, a
+// 2025-11-25 initialize and a 2026-07-28 server/discover, and the run
+// records which it found (Report.Revisions; NeedLegacy, NeedModern). It
+// also learns what the other checks build on: the negotiated version,
+// whether sessions are issued, whether a request without a token is
+// refused, and which list methods the server declares.
+var pre01 = Check{ID: "PRE-01", Level: Must, Source: "MCP Lifecycle §Initialization; MCP 2026-07-28 §server/discover", Rule: rule.InitializeResultShape,
+	Section: "MCP Lifecycle 2025-11-25 §Initialization", Keyword: "MUST", Binds: Server,
 	Line:     "The endpoint speaks MCP",
-	Sends:    "initialize (with -token if given), and with -token also initialize without one",
-	Passes:   "a JSON-RPC result with protocolVersion, capabilities and serverInfo{name, version}; anything else stops the run (exit 2)",
+	Sends:    "initialize and server/discover (with -token if given), and with -token each again without one",
+	Passes:   "an InitializeResult (protocolVersion, capabilities, serverInfo{name, version}) or a discover result listing 2026-07-28; neither stops the run (exit 2)",
 	Sessions: 2, phase: phasePreflight, run: runPRE01}
 
 func runPRE01(t *checkRun) outcome {
@@ -34,41 +37,41 @@ func runPRE01(t *checkRun) outcome {
 		return t.errored("the token was refused: initialize answered 401")
 	case r.status() == 401:
 		return t.errored("the target requires a token (initialize answered 401): give -token")
-	case !r.isResult(id):
-		return t.errored("no MCP endpoint at %s: initialize %s, not an InitializeResult", p.target.URL, r.describe())
 	}
-	m, _ := r.response(id)
-	var result struct {
-		ProtocolVersion string          `json:"protocolVersion"`
-		Capabilities    json.RawMessage `json:"capabilities"`
-		ServerInfo      json.RawMessage `json:"serverInfo"`
+	info, caps, legacyFault := initializeResult(r, id)
+	p.legacy = legacyFault == ""
+	disc, modern := t.discover("server/discover (MCP " + modernVersion + ")")
+	p.modern = modern
+	switch {
+	case !p.legacy && !p.modern && !r.isResult(id):
+		return t.errored("no MCP endpoint at %s: initialize %s, not an InitializeResult; server/discover %s", p.target.URL, r.describe(), disc.describe())
+	case !p.legacy && !p.modern:
+		return t.errored("%s; server/discover %s", legacyFault, disc.describe())
 	}
-	var info struct {
-		Name    *string `json:"name"`
-		Version *string `json:"version"`
-	}
-	var caps map[string]json.RawMessage
-	if json.Unmarshal(m.Result, &result) != nil || !visibleASCII(result.ProtocolVersion) ||
-		json.Unmarshal(result.Capabilities, &caps) != nil || caps == nil ||
-		json.Unmarshal(result.ServerInfo, &info) != nil || info.Name == nil || info.Version == nil {
-		return t.errored("initialize answered a result without protocolVersion, capabilities and serverInfo{name, version} (Lifecycle §1.1): not an InitializeResult")
-	}
-	p.version, p.server, p.sampleID = result.ProtocolVersion, result.ServerInfo, r.header("Mcp-Session-Id")
-	for _, kind := range []string{"resources", "tools", "prompts"} {
-		if _, ok := caps[kind]; ok {
-			p.listMethods = append(p.listMethods, kind+"/list")
-		}
-	}
-	t.initialized(t.issued(r, p.authorization()))
 
-	p.auth = true
-	if p.opts.Token != "" {
-		// Does the target refuse a request without a token? The AU checks
-		// skip on a target that serves without one.
-		bare, id := t.initialize(drop("Authorization"))
-		p.auth = !t.send("initialize without a token", bare.Bytes(), toResponse, 0).isResult(id)
+	if p.legacy {
+		p.version, p.server, p.sampleID = info.protocol, info.raw, r.header("Mcp-Session-Id")
+		for _, kind := range []string{"resources", "tools", "prompts"} {
+			if _, ok := caps[kind]; ok {
+				p.listMethods = append(p.listMethods, kind+"/list")
+			}
+		}
+		t.initialized(t.issued(r, p.authorization()))
 	} else {
-		p.auth = false
+		p.version, p.server = modernVersion, serverInfoOf(disc)
+	}
+
+	// Does the target refuse a request without a token? The checks that
+	// need authorization skip on a target that serves without one.
+	p.auth = false
+	if p.opts.Token != "" {
+		if p.legacy {
+			bare, id := t.initialize(drop("Authorization"))
+			p.auth = !t.send("initialize without a token", bare.Bytes(), toResponse, 0).isResult(id)
+		} else {
+			_, served := t.discover("server/discover without a token", drop("Authorization"))
+			p.auth = !served
+		}
 	}
 	sessions := "issues session ids"
 	if p.sampleID == "" {
@@ -78,7 +81,44 @@ func runPRE01(t *checkRun) outcome {
 	if !p.auth {
 		auth = "serves requests without a token"
 	}
-	return t.pass("%s %s speaks MCP %s; it %s and %s", quoteInfo(*info.Name), quoteInfo(*info.Version), p.version, sessions, auth)
+	switch {
+	case p.legacy && p.modern:
+		return t.pass("%s %s speaks MCP %s (initialize) and %s (server/discover); it %s and %s", quoteInfo(info.name), quoteInfo(info.version), p.version, modernVersion, sessions, auth)
+	case p.legacy:
+		return t.pass("%s %s speaks MCP %s; server/discover %s; it %s and %s", quoteInfo(info.name), quoteInfo(info.version), p.version, disc.describe(), sessions, auth)
+	}
+	return t.pass("the target speaks MCP %s only (server/discover; initialize %s); it %s", modernVersion, r.describe(), auth)
+}
+
+// serverInfo is an InitializeResult's serverInfo.
+type serverInfo struct {
+	name, version string          // serverInfo's
+	protocol      string          // the negotiated protocolVersion
+	raw           json.RawMessage // serverInfo as sent
+}
+
+// initializeResult reads an InitializeResult for id: its serverInfo and
+// capabilities, or why the answer is none ("" when it is one).
+func initializeResult(r *reply, id int64) (info serverInfo, caps map[string]json.RawMessage, fault string) {
+	if !r.isResult(id) {
+		return info, nil, "initialize " + r.describe() + ", not an InitializeResult"
+	}
+	m, _ := r.response(id)
+	var result struct {
+		ProtocolVersion string          `json:"protocolVersion"`
+		Capabilities    json.RawMessage `json:"capabilities"`
+		ServerInfo      json.RawMessage `json:"serverInfo"`
+	}
+	var named struct {
+		Name    *string `json:"name"`
+		Version *string `json:"version"`
+	}
+	if json.Unmarshal(m.Result, &result) != nil || !visibleASCII(result.ProtocolVersion) ||
+		json.Unmarshal(result.Capabilities, &caps) != nil || caps == nil ||
+		json.Unmarshal(result.ServerInfo, &named) != nil || named.Name == nil || named.Version == nil {
+		return info, nil, "initialize answered a result without protocolVersion, capabilities and serverInfo{name, version} (Lifecycle §1.1): not an InitializeResult"
+	}
+	return serverInfo{name: *named.Name, version: *named.Version, protocol: result.ProtocolVersion, raw: result.ServerInfo}, caps, ""
 }
 
 // quoteInfo bounds a server-chosen string for a reason line.
@@ -90,16 +130,14 @@ func quoteInfo(s string) string {
 }
 
 // PRE-02: session ids are well formed (MUST) and unguessable (hardening).
-var pre02 = Check{ID: "PRE-02", Level: Must, Source: "MCP Transports §Session 1; OWASP ASVS V3.2.2 (H)", Rule: rule.SessionIDVisibleASCII,
+var pre02 = Check{ID: "PRE-02", Level: Must, Source: "MCP Transports §Session 1; OWASP ASVS V3.2.2 (H)", Rule: rule.SessionIDVisibleASCII, Needs: NeedSessions | NeedLegacy,
+	Section: "MCP Transports 2025-11-25 §Session Management", Keyword: "MUST", Binds: Server,
 	Line:     "Session ids are well formed and unguessable",
 	Sends:    "six initializes, one at a time, each session deleted at once",
 	Passes:   "every id is visible ASCII 0x21-0x7E (MUST); the ids differ, do not count up, and vary in at least 64 bits (H)",
 	Sessions: 1, run: runPRE02}
 
 func runPRE02(t *checkRun) outcome {
-	if t.p.sampleID == "" {
-		return t.skip("the target issues no session ids")
-	}
 	var ids []string
 	for range idSamples {
 		s, o := t.open(t.p.authorization(), true)

@@ -58,8 +58,12 @@ func (r *Report) Summary() string {
 	if ids := r.MustIDs(Fail); len(ids) > 0 {
 		failed = strings.Join(ids, ", ")
 	}
-	return fmt.Sprintf("probe: %d pass, %d fail, %d warn, %d skip, %d error, %d info (MUST failed: %s)",
+	line := fmt.Sprintf("probe: %d pass, %d fail, %d warn, %d skip, %d error, %d info (MUST failed: %s)",
 		c[Pass], c[Fail], c[Warn], c[Skip], c[Error], c[Info], failed)
+	if r.Incomplete {
+		line += "; incomplete: the budget ran out"
+	}
+	return line
 }
 
 // printable keeps a reason on one line: control bytes become spaces.
@@ -78,6 +82,8 @@ type jsonReport struct {
 	Reached         *Reached        `json:"reached"`
 	Server          json.RawMessage `json:"server"`
 	ProtocolVersion string          `json:"protocol_version"`
+	Revisions       []string        `json:"revisions"`
+	Incomplete      bool            `json:"incomplete"`
 	Started         string          `json:"started"`
 	DurationMS      int64           `json:"duration_ms"`
 	Checks          []jsonCheck     `json:"checks"`
@@ -104,6 +110,8 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		Reached:         r.Reached,
 		Server:          r.Server,
 		ProtocolVersion: r.ProtocolVersion,
+		Revisions:       append([]string{}, r.Revisions...),
+		Incomplete:      r.Incomplete,
 		Started:         r.Started.UTC().Format(time.RFC3339),
 		DurationMS:      r.Duration.Milliseconds(),
 		Checks:          []jsonCheck{},

@@ -85,7 +85,8 @@ func (t *checkRun) initialize(edits ...fieldEdit) (client.Request, int64) {
 // open initializes a session with authorization (the Authorization value,
 // "" for none) and sends notifications/initialized; bare leaves the
 // notification out. It fails with an error outcome when the target will
-// not open one, naming what it answered.
+// not open one, naming what it answered (with the session when only the
+// notification failed).
 func (t *checkRun) open(authorization string, bare bool) (*session, *outcome) {
 	req, id := t.initialize(withAuthorization(authorization))
 	r := t.send("open a session: initialize", req.Bytes(), toResponse, 0)
@@ -99,7 +100,7 @@ func (t *checkRun) open(authorization string, bare bool) (*session, *outcome) {
 	}
 	if n := t.initialized(s); !is2xx(n.status()) {
 		o := t.errored("could not open a session: notifications/initialized %s", n.describe())
-		return nil, &o
+		return s, &o
 	}
 	return s, nil
 }
@@ -134,23 +135,6 @@ func withAuthorization(authorization string) fieldEdit {
 func (t *checkRun) initialized(s *session) *reply {
 	body := []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	return t.send("notifications/initialized", t.request("POST", s, body).Bytes(), toResponse, 0)
-}
-
-// openAny opens a session with the run's token; on a target that issues
-// no session ids it is a sessionless one, and the check goes on without.
-func (t *checkRun) openAny() (*session, *outcome) {
-	return t.open(t.p.authorization(), false)
-}
-
-// openSession opens a session with the run's token; a check about
-// sessions skips on a target that issues none.
-func (t *checkRun) openSession() (*session, *outcome) {
-	s, o := t.open(t.p.authorization(), false)
-	if o == nil && s.id == "" {
-		o := t.skip("the target issues no session ids (stateless): nothing to check")
-		return nil, &o
-	}
-	return s, o
 }
 
 // ping sends ping on s and reports the reply and its id.

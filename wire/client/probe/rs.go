@@ -23,17 +23,15 @@ func (t *checkRun) sseCandidates() []string {
 }
 
 // RS-01: a POST's SSE stream ends once it has carried the response.
-var rs01 = Check{ID: "RS-01", Level: Should, Source: "MCP Transports §Sending 6", Rule: rule.PostStreamEnds,
+var rs01 = Check{ID: "RS-01", Level: Should, Source: "MCP Transports §Sending 6", Rule: rule.PostStreamEnds, Needs: NeedSSE | NeedLegacy,
+	Section: "MCP Transports 2025-11-25 §Sending Messages to the Server", Keyword: "SHOULD", Binds: Server,
 	Line:     "A POST SSE stream ends after its response",
 	Sends:    "the declared list methods, then ping, until one is answered as text/event-stream, and reads on",
 	Passes:   "the stream ends within 2 s of the response's event; skips when every answer is JSON",
-	Sessions: 1, run: runRS01}
+	Sessions: 1, Opens: 1, run: runRS01}
 
 func runRS01(t *checkRun) outcome {
-	s, o := t.openAny()
-	if o != nil {
-		return *o
-	}
+	s := t.session
 	for _, method := range t.sseCandidates() {
 		body, id := rpc(method, "")
 		r := t.sendKeep(method+", hoping for an event stream", t.request("POST", s, body).Bytes(), toResponse, 0)
@@ -66,21 +64,15 @@ func runRS01(t *checkRun) outcome {
 // RS-02: an event id of one session's stream, sent as Last-Event-ID on
 // another session's GET, replays nothing of the first: neither an event
 // with that session's id and data, nor a response to its requests.
-var rs02 = Check{ID: "RS-02", Level: Must, Source: "MCP Transports §Resumability", Rule: rule.NoForeignReplay,
+var rs02 = Check{ID: "RS-02", Level: Must, Source: "MCP Transports §Resumability", Rule: rule.NoForeignReplay, Needs: NeedSessions | NeedSSE | NeedLegacy,
+	Section: "MCP Transports 2025-11-25 §Resumability and Redelivery", Keyword: "MUST", Binds: Server,
 	Line:     "No replay across sessions",
 	Sends:    "requests and a GET on session A, then a GET on session B with Last-Event-ID set to A's first event id",
 	Passes:   "a 4xx, or a stream without A's events or answers; skips when A's streams carry no event id",
-	Sessions: 2, run: runRS02}
+	Sessions: 2, Opens: 2, run: runRS02}
 
 func runRS02(t *checkRun) outcome {
-	a, o := t.openSession()
-	if o != nil {
-		return *o
-	}
-	b, o := t.openSession()
-	if o != nil {
-		return *o
-	}
+	a, b := t.sessions[0], t.sessions[1]
 	seen := map[string]string{} // event id → data, on A's streams
 	var order []string
 	ownRequests := map[string]bool{}
@@ -112,9 +104,7 @@ func runRS02(t *checkRun) outcome {
 	}
 	cursor := order[0]
 	r := t.send("on session B: GET with A's first event id", edit(t.request("GET", b, nil), set("Last-Event-ID", cursor)).Bytes(), toEnd, getWindow)
-	if o := t.unjudgeable(r); o != nil {
-		return *o
-	}
+	t.must(r)
 	switch {
 	case is4xx(r.status()):
 		return t.pass("refused session A's event id on session B: %d", r.status())
@@ -141,21 +131,17 @@ func runRS02(t *checkRun) outcome {
 // RS-03: a Last-Event-ID that names no event is refused or ignored; a
 // stream that answers it carries no JSON-RPC response (a GET stream
 // carries responses only when it resumes a request's stream).
-var rs03 = Check{ID: "RS-03", Level: Hardening, Source: "MCP Transports §Resumability", Rule: rule.CursorUnknown,
+var rs03 = Check{ID: "RS-03", Level: Hardening, Source: "MCP Transports §Resumability", Rule: rule.CursorUnknown, Needs: NeedLegacy,
+	Section: "MCP Transports 2025-11-25 §Resumability and Redelivery (an unknown cursor)", Keyword: "", Binds: Profile,
 	Line:     "A malformed cursor is refused or ignored",
 	Sends:    "GET on a live session with Last-Event-ID: x, read for 2 s",
 	Passes:   "a 4xx, or a stream without a JSON-RPC response",
-	Sessions: 1, run: runRS03}
+	Sessions: 1, Opens: 1, run: runRS03}
 
 func runRS03(t *checkRun) outcome {
-	s, o := t.openAny()
-	if o != nil {
-		return *o
-	}
+	s := t.session
 	r := t.send("GET with Last-Event-ID: x", edit(t.request("GET", s, nil), set("Last-Event-ID", "x")).Bytes(), toEnd, getWindow)
-	if o := t.unjudgeable(r); o != nil {
-		return *o
-	}
+	t.must(r)
 	switch {
 	case is4xx(r.status()):
 		return t.pass("answered %d", r.status())

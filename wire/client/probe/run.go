@@ -41,7 +41,26 @@ type Options struct {
 	RootCAs *x509.CertPool
 	// Slow runs the checks that hold a stream for minutes (DP-08).
 	Slow bool
+	// Budget bounds the whole run; 0 means 60 s (with Slow, 60 s more
+	// than DP-08's hold). A check not finished when it runs out is an
+	// error whose reason begins "not run:" or "not finished:", and the
+	// report is Incomplete.
+	Budget time.Duration
 }
+
+// budgetTime is the run's bound (Options.Budget with its default).
+func (o Options) budgetTime() time.Duration {
+	switch {
+	case o.Budget > 0:
+		return o.Budget
+	case o.Slow:
+		return defaultBudget + idleHold
+	}
+	return defaultBudget
+}
+
+// defaultBudget bounds a run without -budget: a CI job can rely on it.
+const defaultBudget = 60 * time.Second
 
 // ErrNotMCP reports a target where PRE-01 failed: no MCP endpoint at the
 // URL, or the token was refused. The report's PRE-01 result says which.
@@ -53,9 +72,15 @@ type Report struct {
 	Reached         *Reached        // nil when the target could not be reached
 	Server          json.RawMessage // serverInfo from initialize
 	ProtocolVersion string          // the version initialize negotiated
-	Started         time.Time
-	Duration        time.Duration
-	Results         []Result // in catalogue order
+	// Revisions are the MCP revisions PRE-01 found served:
+	// "2025-11-25" (initialize), "2026-07-28" (server/discover), or both.
+	Revisions []string
+	// Incomplete: the budget ran out before every check finished; those
+	// that did not are errors saying so.
+	Incomplete bool
+	Started    time.Time
+	Duration   time.Duration
+	Results    []Result // in catalogue order
 }
 
 // Result is one check's outcome and its evidence.
@@ -68,6 +93,8 @@ type Result struct {
 	// Origin: http://evil.example"; "" where the check has none to show.
 	Expected, Actual string
 	Exchanges        []Exchange
+
+	unfinished bool // the budget ran out before the check finished
 }
 
 // Counts is the number of results per verdict, every verdict present.
@@ -106,13 +133,20 @@ type prober struct {
 
 	// What the preflight learned.
 	auth        bool   // the target refuses a request without a token
+	legacy      bool   // initialize is served (MCP 2025-11-25)
+	modern      bool   // server/discover is served (MCP 2026-07-28)
 	version     string // negotiated protocol version
 	sampleID    string // a session id the target issued ("" if none)
 	server      json.RawMessage
 	listMethods []string // list methods the server declares, e.g. "resources/list"
 
+	// What the runner decides the first time a check needs it.
+	metadataNeed, sseNeed lazyNeed
+
 	mu       sync.Mutex
-	finished []*Result // every check done so far, for the scans
+	finished []*Result          // every check done so far, for the scans
+	results  map[string]*Result // by id, for After
+	done     map[string]chan struct{}
 }
 
 func (p *prober) timeout() time.Duration {
@@ -137,30 +171,49 @@ const checkTimeout = 45 * time.Second
 // Run probes target with the selected checks and returns the report. It
 // fails with ErrNotMCP when PRE-01 fails (the report then holds PRE-01's
 // result), and with an *IDError for a selection naming no check.
+//
+// The order: PRE-01 alone; then the concurrent checks, Options.Concurrency
+// at a time, and beside them the long lane (checks that wait on purpose,
+// each in its own goroutine from the start); then the checks that run
+// alone, then the scans of the answers (which see what the long lane had
+// finished by then). Everything is bounded by Options.Budget.
 func Run(ctx context.Context, target Target, opts Options) (*Report, error) {
 	selected, err := Select(opts.Only, opts.Skip)
 	if err != nil {
 		return nil, err
 	}
+	ctx, cancel := context.WithTimeout(ctx, opts.budgetTime())
+	defer cancel()
 	p, rep, err := start(ctx, target, opts)
 	if err != nil {
 		return rep, err
 	}
+	p.results = make(map[string]*Result, len(selected))
+	p.done = make(map[string]chan struct{}, len(selected))
+	for _, c := range selected {
+		p.done[c.ID] = make(chan struct{})
+	}
 
-	results := make(map[string]*Result, len(selected))
+	var long sync.WaitGroup
+	for _, c := range selected {
+		if c.long && c.phase == phaseConcurrent {
+			long.Go(func() { p.runQueued(ctx, c) })
+		}
+	}
 	for _, ph := range []phase{phaseConcurrent, phaseAlone, phaseScan, phaseEchoScan} {
 		var batch []*Check
 		for _, c := range selected {
-			if c.phase == ph {
+			if c.phase == ph && !c.long {
 				batch = append(batch, c)
 			}
 		}
-		for id, res := range p.runAll(ctx, batch) {
-			results[id] = res
-		}
+		p.runAll(ctx, dependenciesFirst(batch))
 	}
+	long.Wait()
 	for _, c := range selected {
-		rep.Results = append(rep.Results, *results[c.ID])
+		res := p.results[c.ID]
+		rep.Incomplete = rep.Incomplete || res.unfinished
+		rep.Results = append(rep.Results, *res)
 	}
 	rep.Duration = time.Since(rep.Started)
 	return rep, nil
@@ -200,7 +253,7 @@ func start(ctx context.Context, target Target, opts Options) (*prober, *Report, 
 		rep.Duration = time.Since(rep.Started)
 		return nil, rep, ErrNotMCP
 	}
-	rep.Server, rep.ProtocolVersion = p.server, p.version
+	rep.Server, rep.ProtocolVersion, rep.Revisions = p.server, p.version, p.revisions()
 	return p, rep, nil
 }
 
@@ -221,23 +274,20 @@ func (p *prober) tokens() []string {
 }
 
 // runAll runs checks concurrently, Options.Concurrency at a time, each
-// once its sessions fit the budget.
-func (p *prober) runAll(ctx context.Context, checks []*Check) map[string]*Result {
+// once its sessions fit the budget. The queue hands them out in order, so
+// a check listed after its After dependencies (dependenciesFirst) waits
+// only for checks a worker already runs: no deadlock.
+func (p *prober) runAll(ctx context.Context, checks []*Check) {
 	workers := p.opts.Concurrency
 	if workers <= 0 {
 		workers = 4
 	}
 	queue := make(chan *Check)
-	var mu sync.Mutex
-	out := make(map[string]*Result, len(checks))
 	var wg sync.WaitGroup
 	for range min(workers, max(len(checks), 1)) {
 		wg.Go(func() {
 			for c := range queue {
-				res := p.runCheck(ctx, c)
-				mu.Lock()
-				out[c.ID] = res
-				mu.Unlock()
+				p.runQueued(ctx, c)
 			}
 		})
 	}
@@ -246,53 +296,145 @@ func (p *prober) runAll(ctx context.Context, checks []*Check) map[string]*Result
 	}
 	close(queue)
 	wg.Wait()
+}
+
+// dependenciesFirst orders a batch so that every check comes after the
+// checks of the batch it lists in After, otherwise keeping the order.
+func dependenciesFirst(checks []*Check) []*Check {
+	out := make([]*Check, 0, len(checks))
+	placed := map[string]bool{}
+	var place func(c *Check)
+	place = func(c *Check) {
+		if placed[c.ID] {
+			return
+		}
+		placed[c.ID] = true
+		for _, id := range c.After {
+			for _, d := range checks {
+				if d.ID == id {
+					place(d)
+				}
+			}
+		}
+		out = append(out, c)
+	}
+	for _, c := range checks {
+		place(c)
+	}
 	return out
 }
 
-// runCheck runs one check: its needs first, then its run function within
-// the budget and time bound, then the cleanup of its sessions.
+// runQueued runs c and keeps its result for the report and its
+// dependents.
+func (p *prober) runQueued(ctx context.Context, c *Check) {
+	res := p.runCheck(ctx, c)
+	p.mu.Lock()
+	p.results[c.ID] = res
+	p.mu.Unlock()
+	close(p.done[c.ID])
+}
+
+// runCheck runs one check: its preconditions first (the budget, the
+// checks it comes after, its needs), then the sessions it opens and its
+// run function within the time bound, then the cleanup of its sessions.
 func (p *prober) runCheck(ctx context.Context, c *Check) *Result {
 	res := &Result{Check: *c}
-	if missing := p.missing(c.Needs); missing != "" {
-		res.Verdict, res.Reason = Skip, "needs "+missing
+	if ctx.Err() != nil {
+		res.Verdict, res.Reason, res.unfinished = Error, "not run: the "+p.opts.budgetTime().String()+" budget ran out", true
 		p.finish(res, nil)
 		return res
 	}
-	p.slots.acquire(c.Sessions)
+	reason := p.seeFirst(c)
+	if reason == "" {
+		reason = p.missing(ctx, c.Needs)
+	}
+	if reason != "" {
+		res.Verdict, res.Reason = Skip, reason
+		p.finish(res, nil)
+		return res
+	}
+	if !p.slots.acquire(ctx, c.Sessions) {
+		res.Verdict, res.Reason, res.unfinished = Error, "not run: the "+p.opts.budgetTime().String()+" budget ran out", true
+		p.finish(res, nil)
+		return res
+	}
 	defer p.slots.release(c.Sessions)
-	cctx, cancel := context.WithTimeout(ctx, checkTimeout)
+	cctx, cancel := ctx, context.CancelFunc(func() {})
+	if !c.long {
+		// A long check is bounded by the budget alone: its wait is the
+		// point.
+		cctx, cancel = context.WithTimeout(ctx, checkTimeout)
+	}
 	t := &checkRun{ctx: cctx, p: p, check: c}
-	o := c.run(t)
+	o := t.runJudged()
 	cancel()
 	// The sessions are deleted even when the run was interrupted.
 	t.ctx = context.Background()
 	t.cleanup()
+	if ctx.Err() != nil {
+		o = outcome{verdict: Error, reason: "not finished: the " + p.opts.budgetTime().String() + " budget ran out (" + string(o.verdict) + " so far: " + o.reason + ")"}
+		res.unfinished = true
+	}
 	res.Verdict, res.Reason, res.Exchanges = o.verdict, o.reason, t.exchanges
 	res.Expected, res.Actual = o.expected, o.actual
 	p.finish(res, t)
 	return res
 }
 
-// missing names the options a check needs that the run lacks.
-func (p *prober) missing(n Need) string {
-	var parts []string
-	if n&NeedToken != 0 && p.opts.Token == "" {
-		parts = append(parts, "-token")
+// runJudged opens the check's sessions and runs its function; a check
+// that ends early on an answer it cannot judge (checkRun.must) ends here
+// with that outcome.
+func (t *checkRun) runJudged() (o outcome) {
+	defer func() {
+		if v := recover(); v != nil {
+			e, ok := v.(ended)
+			if !ok {
+				panic(v)
+			}
+			o = e.outcome
+		}
+	}()
+	for range t.check.Opens {
+		s, failed := t.open(t.p.authorization(), false)
+		if failed != nil && t.p.sampleID == "" && s != nil {
+			// Without sessions there is nothing for the notification to
+			// initialize: its answer is MM-06's finding, not a reason
+			// this check cannot run.
+			failed = nil
+		}
+		if failed != nil {
+			return *failed
+		}
+		if t.check.Needs&NeedSessions != 0 && s.id == "" {
+			return t.errored("an initialize issued no session id, though the preflight's did")
+		}
+		t.sessions = append(t.sessions, s)
 	}
-	if n&NeedToken2 != 0 && p.opts.Token2 == "" {
-		parts = append(parts, "-token2")
+	if len(t.sessions) > 0 {
+		t.session = t.sessions[0]
 	}
-	if n&NeedNamed != 0 && len(p.opts.Named) == 0 {
-		parts = append(parts, "-tokens")
+	return t.check.run(t)
+}
+
+// seeFirst is the skip reason of a check one of whose After checks
+// failed or could not run, "" if none (a warn is a finding of its own
+// weight, not one the dependent would repeat): it waits for them, which dependenciesFirst and
+// the phase order make safe.
+func (p *prober) seeFirst(c *Check) string {
+	for _, id := range c.After {
+		done, ok := p.done[id]
+		if !ok {
+			continue // not selected: no finding to defer to
+		}
+		<-done
+		p.mu.Lock()
+		res := p.results[id]
+		p.mu.Unlock()
+		if res.Verdict == Fail || res.Verdict == Error {
+			return "see " + id + " (" + string(res.Verdict) + "): this check rests on its finding, and one defect is reported once"
+		}
 	}
-	if len(parts) == 0 {
-		return ""
-	}
-	s := parts[0]
-	for _, part := range parts[1:] {
-		s += " and " + part
-	}
-	return s
+	return ""
 }
 
 // finish keeps a result for the scans and writes its trace block.
@@ -339,14 +481,25 @@ func newBudget(n int) *budget {
 	return b
 }
 
-func (b *budget) acquire(n int) {
+// acquire takes n slots, waiting for them; false when ctx ended first.
+func (b *budget) acquire(ctx context.Context, n int) bool {
 	n = min(n, b.size)
+	stop := context.AfterFunc(ctx, func() {
+		b.mu.Lock()
+		b.cond.Broadcast()
+		b.mu.Unlock()
+	})
+	defer stop()
 	b.mu.Lock()
+	defer b.mu.Unlock()
 	for b.free < n {
+		if ctx.Err() != nil {
+			return false
+		}
 		b.cond.Wait()
 	}
 	b.free -= n
-	b.mu.Unlock()
+	return true
 }
 
 func (b *budget) release(n int) {

@@ -26,21 +26,17 @@ func (t *checkRun) sessionRequest(step string, s *session, edits ...fieldEdit) (
 
 // SE-01: a request after initialize without Mcp-Session-Id gets 400, not
 // 404 (which a client takes for "session ended") and not an answer.
-var se01 = Check{ID: "SE-01", Level: Should, Source: "MCP Transports §Session 2", Rule: rule.SessionRequired,
+var se01 = Check{ID: "SE-01", Level: Should, Source: "MCP Transports §Session 2", Rule: rule.SessionRequired, Needs: NeedSessions | NeedLegacy,
+	Section: "MCP Transports 2025-11-25 §Session Management", Keyword: "SHOULD", Binds: Server,
 	Line:     "Missing session id refused",
 	Sends:    "a session request after initialize without Mcp-Session-Id",
 	Passes:   "400",
-	Sessions: 1, run: runSE01}
+	Sessions: 1, Opens: 1, run: runSE01}
 
 func runSE01(t *checkRun) outcome {
-	s, o := t.openSession()
-	if o != nil {
-		return *o
-	}
+	s := t.session
 	r, _ := t.sessionRequest("without Mcp-Session-Id", s, drop("Mcp-Session-Id"))
-	if o := t.unjudgeable(r); o != nil {
-		return *o
-	}
+	t.must(r)
 	switch {
 	case r.status() == 400:
 		return t.pass("answered 400")
@@ -51,26 +47,21 @@ func runSE01(t *checkRun) outcome {
 }
 
 // SE-02: an id shaped like the server's but never issued gets 404.
-var se02 = Check{ID: "SE-02", Level: Should, Source: "MCP Transports §Session 3", Rule: rule.SessionNotFound,
+var se02 = Check{ID: "SE-02", Level: Should, Source: "MCP Transports §Session 3", Rule: rule.SessionNotFound, Needs: NeedSessions | NeedLegacy,
 	Line:     "Unknown session id refused",
 	Sends:    "a session request with a never-issued id shaped like two issued ones: only the characters where they differ are changed, each within its alphabet (hex stays hex), so a format check passes it",
 	Passes:   "404",
-	Sessions: 1, run: runSE02}
+	Sessions: 1, Opens: 1, run: runSE02}
 
 func runSE02(t *checkRun) outcome {
-	s, o := t.openSession()
-	if o != nil {
-		return *o
-	}
+	s := t.session
 	forged := *s
 	forged.id = forgeID(t.p.sampleID, s.id)
 	if forged.id == s.id || forged.id == t.p.sampleID {
 		return t.errored("the issued ids differ in no character of a usual alphabet: no unknown id to forge from them")
 	}
 	r, _ := t.sessionRequest("with an unknown id shaped like the issued ones", &forged)
-	if o := t.unjudgeable(r); o != nil {
-		return *o
-	}
+	t.must(r)
 	switch {
 	case r.status() == 404:
 		return t.pass("answered 404")
@@ -82,21 +73,16 @@ func runSE02(t *checkRun) outcome {
 
 // SE-03: DELETE ends the session, or the server says it lets no client
 // end one (405).
-var se03 = Check{ID: "SE-03", Level: Must, Source: "MCP Transports §Session 5 (MAY end, MUST 405 if not)", Rule: rule.DeleteEndsSession,
+var se03 = Check{ID: "SE-03", Level: Must, Source: "MCP Transports §Session 5 (MAY end, MUST 405 if not)", Rule: rule.DeleteEndsSession, Needs: NeedSessions | NeedLegacy,
 	Line:     "DELETE ends a session",
 	Sends:    "DELETE on a live session",
 	Passes:   "a 2xx, or 405 (sessions cannot be ended; SE-04 then skips)",
-	Sessions: 1, run: runSE03}
+	Sessions: 1, Opens: 1, run: runSE03}
 
 func runSE03(t *checkRun) outcome {
-	s, o := t.openSession()
-	if o != nil {
-		return *o
-	}
+	s := t.session
 	r := t.end(s)
-	if o := t.unjudgeable(r); o != nil {
-		return *o
-	}
+	t.must(r)
 	switch st := r.status(); {
 	case is2xx(st):
 		return t.pass("answered %d", st)
@@ -107,21 +93,17 @@ func runSE03(t *checkRun) outcome {
 }
 
 // SE-04: an ended session stays ended, on POST and on GET.
-var se04 = Check{ID: "SE-04", Level: Must, Source: "MCP Transports §Session 3", Rule: rule.SessionNotFound,
+var se04 = Check{ID: "SE-04", Level: Must, Source: "MCP Transports §Session 3", Rule: rule.SessionNotFound, Needs: NeedSessions | NeedLegacy,
+	Section: "MCP Transports 2025-11-25 §Session Management", Keyword: "MUST", Binds: Server,
 	Line:     "An ended session stays ended",
 	Sends:    "a ping and a GET with the id of a deleted session",
 	Passes:   "404 to both (405 to GET accepted)",
-	Sessions: 1, run: runSE04}
+	Sessions: 1, Opens: 1, run: runSE04}
 
 func runSE04(t *checkRun) outcome {
-	s, o := t.openSession()
-	if o != nil {
-		return *o
-	}
+	s := t.session
 	del := t.end(s)
-	if o := t.unjudgeable(del); o != nil {
-		return *o
-	}
+	t.must(del)
 	switch {
 	case del.status() == 405:
 		return t.skip("DELETE answered 405: no client-ended session to check")
@@ -135,9 +117,7 @@ func runSE04(t *checkRun) outcome {
 		method string
 		r      *reply
 	}{{"POST", post}, {"GET", get}} {
-		if o := t.unjudgeable(x.r); o != nil {
-			return *o
-		}
+		t.must(x.r)
 		if st := x.r.status(); st != 404 && (st != 405 || x.method == "POST") {
 			faults = append(faults, x.method+" "+x.r.describe())
 		}
@@ -151,7 +131,8 @@ func runSE04(t *checkRun) outcome {
 // SE-05: before notifications/initialized the server serves no request
 // but ping. A refusal counts only if the same request is served once the
 // lifecycle is complete: otherwise it was refused for another reason.
-var se05 = Check{ID: "SE-05", Level: Hardening, Source: "MCP Lifecycle §Operation", Rule: rule.InitializedFirst,
+var se05 = Check{ID: "SE-05", Level: Hardening, Source: "MCP Lifecycle §Operation", Rule: rule.InitializedFirst, Needs: NeedSessions | NeedLegacy,
+	Section: "MCP Lifecycle 2025-11-25 §Initialization", Keyword: "SHOULD", Binds: Client,
 	Line:     "Lifecycle order enforced",
 	Sends:    "a declared list method between initialize and notifications/initialized, then again after it",
 	Passes:   "the early request refused and the late one served; skips when no list method is declared",
@@ -168,9 +149,7 @@ func runSE05(t *checkRun) outcome {
 	}
 	body, id := rpc(method, "")
 	early := t.send(method+" before notifications/initialized", t.request("POST", s, body).Bytes(), toResponse, 0)
-	if o := t.unjudgeable(early); o != nil {
-		return *o
-	}
+	t.must(early)
 	t.initialized(s)
 	body, id2 := rpc(method, "")
 	late := t.send(method+" after notifications/initialized", t.request("POST", s, body).Bytes(), toResponse, 0)
@@ -184,22 +163,18 @@ func runSE05(t *checkRun) outcome {
 }
 
 // SE-06: a second initialize on a live session is refused.
-var se06 = Check{ID: "SE-06", Level: Hardening, Source: "MCP Lifecycle", Rule: rule.LifecycleOrder,
+var se06 = Check{ID: "SE-06", Level: Hardening, Source: "MCP Lifecycle", Rule: rule.LifecycleOrder, Needs: NeedSessions | NeedLegacy,
+	Section: "MCP Lifecycle 2025-11-25 §Initialization (initialize is the first interaction)", Keyword: "", Binds: Profile,
 	Line:     "No second initialize on a session",
 	Sends:    "initialize carrying a live session's id",
 	Passes:   "a 4xx or a JSON-RPC error",
-	Sessions: 2, run: runSE06}
+	Sessions: 2, Opens: 1, run: runSE06}
 
 func runSE06(t *checkRun) outcome {
-	s, o := t.openSession()
-	if o != nil {
-		return *o
-	}
+	s := t.session
 	body, id := initializeBody(protocolVersion)
 	r := t.send("initialize on the live session", t.request("POST", s, body).Bytes(), toResponse, 0)
-	if o := t.unjudgeable(r); o != nil {
-		return *o
-	}
+	t.must(r)
 	if r.isResult(id) {
 		if fresh := r.header("Mcp-Session-Id"); fresh != "" && fresh != s.id {
 			return t.unmet("served the initialize and opened another session: a request naming a session must not open a new one").with("a refusal of initialize on a live session", "a result and a new session")
@@ -211,17 +186,15 @@ func runSE06(t *checkRun) outcome {
 
 // SE-07: a session is bound to the principal that opened it: another
 // principal's valid token on it gets what an unknown id gets.
-var se07 = Check{ID: "SE-07", Level: Should, Source: "MCP Security Best Practices §Session hijacking", Rule: rule.SessionBoundToUser, Needs: NeedToken | NeedToken2,
+var se07 = Check{ID: "SE-07", Level: Should, Source: "MCP Security Best Practices §Session hijacking", Rule: rule.SessionBoundToUser, Needs: NeedToken | NeedToken2 | NeedSessions | NeedLegacy,
+	Section: "MCP Security Best Practices 2025-11-25 §Session Hijacking", Keyword: "SHOULD", Binds: Server,
 	Line:     "A session is bound to its principal",
 	Sends:    "POST, GET and DELETE with -token2 on a session opened with -token, then a ping with -token",
 	Passes:   "404 to each (403 noted, 405 to GET or DELETE accepted) and the session survives",
-	Sessions: 1, run: runSE07}
+	Sessions: 1, Opens: 1, run: runSE07}
 
 func runSE07(t *checkRun) outcome {
-	s, o := t.openSession()
-	if o != nil {
-		return *o
-	}
+	s := t.session
 	other := *s
 	other.authorization = "Bearer " + t.p.opts.Token2
 	post, _ := t.sessionRequest("as the second principal", &other)
@@ -235,9 +208,7 @@ func runSE07(t *checkRun) outcome {
 		if x.r.status() == 401 {
 			return t.errored("the second principal's token was refused (401 on %s): give a valid -token2", x.method)
 		}
-		if o := t.unjudgeable(x.r); o != nil {
-			return *o
-		}
+		t.must(x.r)
 		switch st := x.r.status(); {
 		case st == 404:
 		case st == 403:
@@ -266,20 +237,15 @@ func runSE07(t *checkRun) outcome {
 
 // SE-08: a session id without a token gets 401: the id is not a
 // credential.
-var se08 = Check{ID: "SE-08", Level: Must, Source: "MCP Security Best Practices (\"MUST NOT use sessions for authentication\")", Rule: rule.SessionNotCredential, Needs: NeedToken,
+var se08 = Check{ID: "SE-08", Level: Must, Source: "MCP Security Best Practices (\"MUST NOT use sessions for authentication\")", Rule: rule.SessionNotCredential, Needs: NeedToken | NeedAuth | NeedSessions | NeedLegacy,
+	Section: "MCP Security Best Practices 2025-11-25 §Session Hijacking", Keyword: "MUST", Binds: Server,
 	Line:     "A session is not a credential",
 	Sends:    "a ping on a session opened with the token, without Authorization",
 	Passes:   "401; a 2xx fails, another refusal warns",
-	Sessions: 1, run: runSE08}
+	Sessions: 1, Opens: 1, run: runSE08}
 
 func runSE08(t *checkRun) outcome {
-	if o, skip := t.skipWithoutAuth(); skip {
-		return o
-	}
-	s, o := t.openSession()
-	if o != nil {
-		return *o
-	}
+	s := t.session
 	r, _ := t.ping("ping on the session without a token", s, drop("Authorization"))
 	switch {
 	case r.resp == nil:
@@ -294,7 +260,8 @@ func runSE08(t *checkRun) outcome {
 
 // SE-09: sessions are capped or expire, so a client cannot exhaust the
 // server's memory by initializing in a loop.
-var se09 = Check{ID: "SE-09", Level: Hardening, Source: "MCP Security Best Practices (resource exhaustion)", Rule: rule.SessionCapacity,
+var se09 = Check{ID: "SE-09", Level: Hardening, Source: "MCP Security Best Practices (resource exhaustion)", Rule: rule.SessionCapacity, Needs: NeedSessions | NeedLegacy,
+	Section: "MCP Security Best Practices 2025-11-25 (resource exhaustion)", Keyword: "", Binds: Profile,
 	Line:     "Sessions are capped or expire",
 	Sends:    "up to 64 initializes one after another, alone after the other checks",
 	Passes:   "a 503 or 429 among them, or an answer that advertises the session's expiry",
@@ -305,6 +272,10 @@ func runSE09(t *checkRun) outcome {
 		req, id := t.initialize()
 		r := t.send("initialize "+strconv.Itoa(i)+" of up to "+strconv.Itoa(sessionFlood), req.Bytes(), toResponse, 0)
 		switch {
+		case r.resp == nil && t.outOfTime():
+			// The check's own time ran out, not the server's patience:
+			// every initialize before was answered.
+			return t.skip("not judged: the check's time ran out after %s, each answered with a session, none refused: a cap above %d cannot be told from none", plural(i-1, "initialize"), i-1)
 		case r.status() == 503 || r.status() == 429:
 			return t.pass("initialize %d answered %d; every session opened was then deleted", i, r.status())
 		case !r.isResult(id):

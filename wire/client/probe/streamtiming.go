@@ -1,0 +1,146 @@
+package probe
+
+// When a stream's parts arrive: the head, the first bytes, the pieces
+// after them (DP-07, DP-08).
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"rawmcp/wire/client"
+)
+
+// heldAfter is the most a hop may take to pass a stream's head and first
+// bytes (DP-07), and the probe watches for five times as long. Tests
+// make it longer, so a loaded machine does not read as a hop.
+var heldAfter = time.Second
+
+func dp07Watch() time.Duration { return 5 * heldAfter }
+
+// streamTiming is when a stream's parts arrived, from the request.
+type streamTiming struct {
+	r           *reply
+	head, first time.Duration // -1: did not arrive
+	open        bool          // the stream was still open once its first bytes came
+}
+
+type streamState uint8
+
+const (
+	streamOnTime streamState = iota // the first bytes within heldAfter, the stream open
+	streamLate                      // the head or the first bytes after heldAfter
+	streamEnded                     // the whole stream within heldAfter
+	streamSilent                    // a head on time, then nothing while the watch lasted
+	streamNone                      // no event stream
+)
+
+func (s streamTiming) state() streamState {
+	switch {
+	case s.r.resp == nil || !s.r.isSSE():
+		return streamNone
+	case s.head > heldAfter || s.first > heldAfter:
+		return streamLate
+	case !s.open && s.first >= 0:
+		return streamEnded
+	case s.first < 0 && s.r.ended:
+		return streamEnded
+	case s.first < 0:
+		return streamSilent
+	}
+	return streamOnTime
+}
+
+func (s streamTiming) String() string {
+	ms := func(d time.Duration) string { return max(d, time.Millisecond).Round(time.Millisecond).String() }
+	switch s.state() {
+	case streamNone:
+		return s.r.describe()
+	case streamSilent:
+		return "the head after " + ms(s.head) + ", then nothing for " + dp07Watch().String()
+	case streamEnded:
+		return "the whole stream ended within " + ms(max(s.head, s.first))
+	}
+	d := "the head after " + ms(s.head)
+	if s.first >= 0 {
+		d += ", the first bytes after " + ms(s.first)
+	}
+	if !s.open {
+		d += ", when the stream ended"
+	}
+	return d
+}
+
+// watchStream sends raw on a fresh connection and times the head and the
+// first body bytes, within watch; it records the exchange with the times.
+func (t *checkRun) watchStream(step string, raw []byte, watch time.Duration) streamTiming {
+	tm := streamTiming{r: &reply{}, head: -1, first: -1}
+	r := tm.r
+	c := t.p.streamClient()
+	defer c.Close()
+	start := time.Now()
+	if r.err = c.Send(raw); r.err == nil {
+		var s *client.Stream
+		s, r.err = c.ReadStream(isHEAD(raw), start.Add(watch), enough(toHead))
+		if r.err == nil {
+			tm.head = time.Since(start)
+			if !s.Ended {
+				r.err = s.More(start.Add(watch), func(body []byte) bool { return len(body) > 0 })
+			}
+			if len(s.Response.Body) > 0 {
+				tm.first = time.Since(start)
+			}
+			tm.open = !s.Ended && r.err == nil
+			r.resp, r.ended, r.raw = &s.Response, s.Ended, s.Raw
+		}
+	}
+	r.elapsed = time.Since(start)
+	t.record(step, raw, r)
+	if r.resp != nil {
+		note := "\n! " + tm.String()
+		t.exchanges[r.index].Response += note
+		t.traceNote(strings.TrimPrefix(note, "\n"))
+	}
+	return tm
+}
+
+// streamClient is a connection to the target for a check that reads a
+// stream as it arrives (DP-07, DP-08) rather than through roundTrip.
+func (p *prober) streamClient() *client.Client {
+	c := client.New(p.target.Dial)
+	c.Timeout, c.Dialer = p.timeout(), p.dialer
+	return c
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
+// suspect names the usual idle timeout near second s.
+func suspect(s int) string {
+	for _, x := range []struct {
+		at   int
+		what string
+	}{{15, "Envoy's 15 s route timeout"}, {50, "HAProxy's timeout server 50s, from its documentation's example"},
+		{60, "a 60 s idle timeout: nginx proxy_read_timeout, AWS ALB, Apache, Traefik"}, {100, "Cloudflare's 100 s"}} {
+		if s >= x.at-2 && s <= x.at+2 {
+			return " (the usual suspect: " + x.what + ")"
+		}
+	}
+	return ""
+}
+
+// describeArrivals says when body bytes came after the head.
+func describeArrivals(at []time.Duration) string {
+	switch len(at) {
+	case 0:
+		return "nothing came after the head"
+	case 1:
+		return "bytes came once, after " + at[0].Round(100*time.Millisecond).String()
+	}
+	gap := (at[len(at)-1] - at[0]) / time.Duration(len(at)-1)
+	return "bytes came " + strconv.Itoa(len(at)) + " times, about every " + gap.Round(100*time.Millisecond).String()
+}
