@@ -2,6 +2,10 @@ package probe_test
 
 import (
 	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -91,31 +95,55 @@ func TestPackagedServers(t *testing.T) {
 	}
 }
 
-// TestPackagedHostAllowlist: a server that serves only Host
-// localhost:PORT refuses the probe's 127.0.0.1:PORT; PRE-01 says the name
-// was the problem and which name the server takes, instead of "no MCP
-// endpoint".
-func TestPackagedHostAllowlist(t *testing.T) {
-	server := &packaged{sessions: true}
-	endpoint := server.start(t)
-	u, err := url.Parse(endpoint)
-	if err != nil {
-		t.Fatal(err)
-	}
-	server.hosts = []string{"localhost:" + u.Port()}
-	target, err := probe.ParseTarget(endpoint)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := probe.Run(context.Background(), target, probe.Options{Only: []string{"PRE-01"}})
-	if err == nil {
-		t.Fatal("the run went on past a 403 to initialize")
-	}
-	pre := rep.Results[len(rep.Results)-1]
-	for _, want := range []string{"403", "Host", "localhost:" + u.Port()} {
-		if !strings.Contains(pre.Reason, want) {
-			t.Errorf("PRE-01's reason %q does not say %q", pre.Reason, want)
-		}
+// TestPreflightSaysWhy: when initialize is refused, PRE-01 says what the
+// refusal was, from what the answer shows: a Host allowlist that takes the
+// other loopback name (and which), a 403 that no name fixes, an HTML page.
+func TestPreflightSaysWhy(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		serve func(endpoint *url.URL) http.HandlerFunc
+		says  []string
+	}{
+		{"a Host allowlist of localhost:PORT", func(endpoint *url.URL) http.HandlerFunc {
+			server := &packaged{sessions: true, hosts: []string{"localhost:" + endpoint.Port()}}
+			return server.serve
+		}, []string{"initialize answered 403 for Host: 127.0.0.1:", `(it said "Invalid Host header")`, "with Host: localhost:", "was served", "probe http://localhost:"}},
+		{"a 421 to every name", func(*url.URL) http.HandlerFunc {
+			return func(w http.ResponseWriter, _ *http.Request) {
+				http.Error(w, "Misdirected Request", http.StatusMisdirectedRequest)
+			}
+		}, []string{"initialize answered 421 for Host: 127.0.0.1:", "DNS-rebinding allowlist", "Host: localhost:", "answered 421 too"}},
+		{"an HTML page", func(*url.URL) http.HandlerFunc {
+			return func(w http.ResponseWriter, _ *http.Request) {
+				w.Header().Set("Content-Type", "text/html")
+				io.WriteString(w, "<html><body>Sign in</body></html>")
+			}
+		}, []string{"initialize answered 200 with an HTML page"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var handler http.HandlerFunc
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler(w, r) }))
+			t.Cleanup(srv.Close)
+			endpoint, err := url.Parse(srv.URL + "/mcp")
+			if err != nil {
+				t.Fatal(err)
+			}
+			handler = tt.serve(endpoint)
+			target, err := probe.ParseTarget(endpoint.String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := probe.Run(context.Background(), target, probe.Options{Only: []string{"PRE-01"}})
+			if !errors.Is(err, probe.ErrNotMCP) {
+				t.Fatalf("Run: %v, want ErrNotMCP", err)
+			}
+			pre := rep.Results[len(rep.Results)-1]
+			for _, want := range tt.says {
+				if !strings.Contains(pre.Reason, want) {
+					t.Errorf("PRE-01's reason %q does not say %q", pre.Reason, want)
+				}
+			}
+		})
 	}
 }
 
