@@ -256,7 +256,7 @@ func runDP05(t *checkRun) outcome {
 var dp06 = Check{ID: "DP-06", Level: Must, Source: "MCP Transports §Protocol Version, §Session 3; RFC 9110 §11.6.1", Rule: rule.HeadersCrossHop, Needs: NeedSessions | NeedLegacy,
 	Line:     "MCP headers survive the hop",
 	Sends:    "on a session, ping with mcp-protocol-version: 1999-01-01, a list request with an unknown mcp-session-id, and a ping without a token",
-	Passes:   "nothing dropped: 400, 404 (a 400 means the hop dropped the session id) and a 401 with WWW-Authenticate; other statuses are PV-01's, SE-02's and SE-08's",
+	Passes:   "nothing dropped: a field is blamed on a hop only when the same field spelled as the spec does is answered otherwise; a 401 without WWW-Authenticate is AU-01's finding (noted here with the hop Server or Via names); other statuses are PV-01's, SE-02's and SE-08's",
 	Sessions: 1, Opens: 1, run: runDP06}
 
 func runDP06(t *checkRun) outcome {
@@ -287,17 +287,30 @@ func runDP06(t *checkRun) outcome {
 	switch st := unknown.status(); {
 	case st == 404:
 	case st == 400:
-		faults = append(faults, "an unknown session id got 400: the id never reached the server (a hop dropped Mcp-Session-Id)")
+		// A 400 is what a missing id gets: the id was dropped, or the
+		// server answers an unknown id so. The same id spelled as the spec
+		// does tells them apart.
+		canonical, _ := t.sessionRequest("with the unknown id as Mcp-Session-Id", s, set("Mcp-Session-Id", forgeID(t.p.sampleID, s.id)))
+		t.must(canonical)
+		if canonical.status() == 400 {
+			notes = append(notes, "an unknown session id gets 400 however spelled (the server's own answer: SE-02)")
+		} else {
+			faults = append(faults, "an unknown session id in lower case got 400, spelled Mcp-Session-Id it got "+strconv.Itoa(canonical.status())+": a hop dropped mcp-session-id")
+		}
 	default:
 		notes = append(notes, "an unknown session id got "+strconv.Itoa(st)+" (SE-02 judges the status)")
 	}
 	if t.p.auth {
 		r, _ := t.ping("ping on the session without a token", s, drop("Authorization"))
-		switch {
+		switch hop := hopNamed(r); {
 		case r.resp == nil:
 			return t.errored("ping without a token %s", r.describe())
+		case r.status() == 401 && r.header("WWW-Authenticate") == "" && hop != "":
+			// No request tells a challenge the hop dropped from one the
+			// server never sent: AU-01 reports the missing challenge once.
+			notes = append(notes, "the 401 came through "+hop+" without WWW-Authenticate (AU-01 reports it; the hop may have dropped it)")
 		case r.status() == 401 && r.header("WWW-Authenticate") == "":
-			faults = append(faults, "the 401 came without WWW-Authenticate (a hop dropped it)")
+			notes = append(notes, "the 401 has no WWW-Authenticate and no hop is named in Server or Via: the server's own (AU-01 reports it)")
 		case r.status() != 401:
 			notes = append(notes, "a request without a token got "+strconv.Itoa(r.status())+" (SE-08 judges the status)")
 		}
