@@ -179,8 +179,9 @@ type Check struct {
 	Binds   Party
 	Needs   Need
 	// After lists checks whose finding is this check's precondition: the
-	// runner runs them first, and when one of them did not pass this
-	// check skips with "see ID", so that one defect is reported once. A
+	// runner runs them first, and when one of them failed or could not run
+	// this check skips with "see ID", so that one defect is reported once
+	// (a warn is a finding of its own weight, no precondition). A
 	// check not in the run's selection is no precondition.
 	After []string
 	// Opens is how many sessions the runner opens (initialize, then

@@ -10,7 +10,8 @@ import (
 // missing is why a check with needs n cannot run on this target, "" when
 // nothing is missing: the options first, then what the preflight learned,
 // then what the runner asks the target the first time a check needs it.
-func (p *prober) missing(ctx context.Context, n Need) string {
+func (p *prober) missing(ctx context.Context, c *Check) string {
+	n := c.Needs
 	var options []string
 	if n&NeedToken != 0 && p.opts.Token == "" {
 		options = append(options, "-token")
@@ -36,12 +37,12 @@ func (p *prober) missing(ctx context.Context, n Need) string {
 	case n&NeedSessions != 0 && p.sampleID == "":
 		return "needs a target that issues session ids: this one issues none (stateless)"
 	case n&NeedMetadata != 0:
-		if why := p.metadataNeed.decide(ctx, p, decideMetadata); why != "" {
+		if why := p.metadataNeed.decide(ctx, p, c, decideMetadata); why != "" {
 			return why
 		}
 	}
 	if n&NeedSSE != 0 {
-		return p.sseNeed.decide(ctx, p, decideSSE)
+		return p.sseNeed.decide(ctx, p, c, decideSSE)
 	}
 	return ""
 }
@@ -67,15 +68,16 @@ type lazyNeed struct {
 }
 
 // decide runs ask once, on a check run of its own that holds one session
-// slot; its exchanges go to the trace under "runner", not to a check.
-func (l *lazyNeed) decide(ctx context.Context, p *prober, ask func(*checkRun) string) string {
+// slot; its exchanges go to the trace under the id of the check that
+// first needed it (first, whose result does not hold them).
+func (l *lazyNeed) decide(ctx context.Context, p *prober, first *Check, ask func(*checkRun) string) string {
 	l.once.Do(func() {
 		if !p.slots.acquire(ctx, 1) {
 			l.why = "not decided: " + errText(ctx.Err())
 			return
 		}
 		defer p.slots.release(1)
-		t := &checkRun{ctx: ctx, p: p, check: &runnerCheck}
+		t := &checkRun{ctx: ctx, p: p, check: first}
 		l.why = ask(t)
 		t.ctx = context.Background()
 		t.cleanup()
@@ -87,10 +89,6 @@ func (l *lazyNeed) decide(ctx context.Context, p *prober, ask func(*checkRun) st
 	})
 	return l.why
 }
-
-// runnerCheck names the runner's own exchanges in the trace; it is no
-// catalogue check.
-var runnerCheck = func() (c Check) { c.ID = "runner"; return c }()
 
 // decideMetadata: is there Protected Resource Metadata where a client
 // looks for it? Served without a token, or refused for the lack of one
@@ -119,13 +117,13 @@ func decideSSE(t *checkRun) string {
 	if o != nil {
 		return "needs a target that answers event streams: " + o.reason
 	}
-	if t.send("GET, for an event stream", t.request("GET", s, nil).Bytes(), toHead, getWindow).isSSE() {
+	if t.send("the runner asks for an event stream: GET", t.request("GET", s, nil).Bytes(), toHead, getWindow).isSSE() {
 		return ""
 	}
 	tried := []string{"GET"}
 	for _, method := range t.sseCandidates() {
 		body, _ := rpc(method, "")
-		if t.send(method+", for an event stream", t.request("POST", s, body).Bytes(), toResponse, 0).isSSE() {
+		if t.send("the runner asks for an event stream: "+method, t.request("POST", s, body).Bytes(), toResponse, 0).isSSE() {
 			return ""
 		}
 		tried = append(tried, "POST "+method)

@@ -339,14 +339,21 @@ func (p *prober) runQueued(ctx context.Context, c *Check) {
 // run function within the time bound, then the cleanup of its sessions.
 func (p *prober) runCheck(ctx context.Context, c *Check) *Result {
 	res := &Result{Check: *c}
-	if ctx.Err() != nil {
+	notRun := func() *Result {
 		res.Verdict, res.Reason, res.unfinished = Error, "not run: the "+p.opts.budgetTime().String()+" budget ran out", true
 		p.finish(res, nil)
 		return res
 	}
+	if ctx.Err() != nil {
+		return notRun()
+	}
+	// The checks it comes after may have run into the budget.
 	reason := p.seeFirst(c)
+	if ctx.Err() != nil {
+		return notRun()
+	}
 	if reason == "" {
-		reason = p.missing(ctx, c.Needs)
+		reason = p.missing(ctx, c)
 	}
 	if reason != "" {
 		res.Verdict, res.Reason = Skip, reason
@@ -354,9 +361,7 @@ func (p *prober) runCheck(ctx context.Context, c *Check) *Result {
 		return res
 	}
 	if !p.slots.acquire(ctx, c.Sessions) {
-		res.Verdict, res.Reason, res.unfinished = Error, "not run: the "+p.opts.budgetTime().String()+" budget ran out", true
-		p.finish(res, nil)
-		return res
+		return notRun()
 	}
 	defer p.slots.release(c.Sessions)
 	cctx, cancel := ctx, context.CancelFunc(func() {})
