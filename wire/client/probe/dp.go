@@ -2,6 +2,7 @@ package probe
 
 import (
 	"errors"
+	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -349,10 +350,14 @@ func runDP07(t *checkRun) outcome {
 	}
 	for i, build := range requests {
 		plain := t.watchStream(names[i]+" without Accept-Encoding", build().Bytes(), dp07Watch())
-		if plain.r.resp == nil {
+		switch {
+		case plain.r.resp == nil && !errors.Is(plain.r.err, os.ErrDeadlineExceeded):
 			return t.errored("%s %s", names[i], plain.r.describe())
-		}
-		if !is2xx(plain.r.status()) || !plain.r.isSSE() {
+		case plain.r.resp == nil:
+			// No head for the whole watch is no slow moment: the held
+			// head is the finding, whatever the encodings would add.
+			return t.judgeHeld(names[i], plain, plain)
+		case !is2xx(plain.r.status()) || !plain.r.isSSE():
 			continue
 		}
 		first := t.judgePair(names[i], plain, build)
@@ -384,6 +389,11 @@ func (t *checkRun) judgePair(name string, plain streamTiming, build func() clien
 func (t *checkRun) judgeHeld(name string, plain, encoded streamTiming) outcome {
 	p, e := plain.state(), encoded.state()
 	switch {
+	case plain.r.resp == nil:
+		// The very defect this check is for, seen whole: the request
+		// went out and nothing came back while the watch lasted.
+		return t.unmet("%s: no head within %s: neither a status line nor an event arrived while the request was open: a hop holds the stream, head included (or the server sends nothing until it has an event)", name, dp07Watch()).
+			with("the head and first bytes within "+heldAfter.String(), "nothing within "+dp07Watch().String())
 	case p == streamLate:
 		return t.unmet("%s: %s: a hop holds the stream", name, plain).with("the head and first bytes within "+heldAfter.String(), plain.String())
 	case e == streamLate || e == streamSilent && p != streamSilent:

@@ -52,6 +52,12 @@ type packaged struct {
 	// versionBlind: MCP-Protocol-Version is never read; a request whose
 	// params lack a field the handler wants gets 400 with -32602.
 	versionBlind bool
+	// sse: requests are answered as event streams, not JSON.
+	sse bool
+	// holdGET: a GET stream's head is held while the request is open, as
+	// a proxy that buffers event streams holds it (nginx's default
+	// proxy_buffering).
+	holdGET bool
 
 	mu   sync.Mutex
 	live map[string]bool
@@ -102,6 +108,10 @@ func (p *packaged) serve(w http.ResponseWriter, r *http.Request) {
 		id := r.Header.Get("Mcp-Session-Id")
 		if !p.known(id) {
 			p.sessionRefused(w, id)
+			return
+		}
+		if r.Method == http.MethodGet && p.holdGET {
+			<-r.Context().Done()
 			return
 		}
 		if r.Method == http.MethodDelete {
@@ -208,6 +218,11 @@ func (p *packaged) post(w http.ResponseWriter, r *http.Request) {
 	out := answers[0]
 	if len(batch) > 1 || (len(raw) > 0 && raw[0] == '[') {
 		out = "[" + strings.Join(answers, ",") + "]"
+	}
+	if p.sse {
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, "event: message\ndata: "+out+"\n\n")
+		return
 	}
 	w.Header().Set("Content-Type", "application/json")
 	io.WriteString(w, out)
