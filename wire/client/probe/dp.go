@@ -203,6 +203,7 @@ func runDP04(t *checkRun) outcome {
 // token to whoever sent them. A hop that sets them must overwrite what
 // the client sent.
 var dp05 = Check{ID: "DP-05", Level: Must, Source: "RFC 9728 §3.3, §7.3", Rule: rule.ForwardedNotTrusted, Needs: NeedAuth | NeedLegacy,
+	Section: "RFC 9728 §3.3, §7.3 (resource names the public URL; no impersonation)", Keyword: "MUST", Binds: Deployment,
 	Line:     "Forwarded headers do not steer",
 	Sends:    "DP-04's requests with X-Forwarded-Host: evil.example, X-Forwarded-Proto: http and Forwarded: host=evil.example;proto=http",
 	Passes:   "evil.example (on https, an http:// URL of the host) appears in no resource, resource_metadata, Location or body",
@@ -255,9 +256,10 @@ func runDP05(t *checkRun) outcome {
 // The session id goes on a list request: ping may be served without a
 // session at all.
 var dp06 = Check{ID: "DP-06", Level: Must, Source: "MCP Transports §Protocol Version, §Session 3; RFC 9110 §11.6.1", Rule: rule.HeadersCrossHop, Needs: NeedSessions | NeedLegacy,
+	Section: "MCP Transports 2025-11-25 §Protocol Version Header, §Session Management; RFC 9110 §5.1 (names are case-insensitive)", Keyword: "MUST", Binds: Deployment,
 	Line:     "MCP headers survive the hop",
 	Sends:    "on a session, ping with mcp-protocol-version: 1999-01-01, a list request with an unknown mcp-session-id, and a ping without a token",
-	Passes:   "nothing dropped: a field is blamed on a hop only when the same field spelled as the spec does is answered otherwise; a 401 without WWW-Authenticate is AU-01's finding (noted here with the hop Server or Via names); other statuses are PV-01's, SE-02's and SE-08's",
+	Passes:   "nothing dropped: a hop is blamed only when the field spelled as the spec does gets another answer; a bare 401 is AU-01's, other statuses PV-01's, SE-02's, SE-08's",
 	Sessions: 1, Opens: 1, run: runDP06}
 
 func runDP06(t *checkRun) outcome {
@@ -332,6 +334,7 @@ func runDP06(t *checkRun) outcome {
 // they end; a stream that ends within the bound cannot be told apart
 // from one held to its end.
 var dp07 = Check{ID: "DP-07", Level: Should, Source: "MCP Transports §Sending 6 (priming event)", Rule: rule.EventsNotHeld, Needs: NeedSSE | NeedLegacy,
+	Section: "MCP Transports 2025-11-25 §Sending Messages to the Server (an event primes the stream at once)", Keyword: "SHOULD", Binds: Deployment,
 	Line:     "Events are not held back",
 	Sends:    "on a session, a GET stream (or a POST answered with SSE) twice: with Accept-Encoding: gzip, deflate, br and without; each watched 5 s",
 	Passes:   "head and first bytes within 1 s, the stream still open, no later with the encodings; silent or ended at once skips; a late pair is asked again, and only a second late pair is not met",
@@ -410,6 +413,7 @@ func (t *checkRun) judgeHeld(name string, plain, encoded streamTiming) outcome {
 // reported with the second it came at and the usual suspect; the hold
 // outlasts checkTimeout on purpose, so only a cancelled run stops it.
 var dp08 = Check{ID: "DP-08", Level: Should, Source: "MCP Transports §Listening 4", Rule: rule.IdleStreamKept, Needs: NeedSlow | NeedSessions | NeedSSE | NeedLegacy,
+	Section: "MCP Transports 2025-11-25 §Listening for Messages (a closed stream carries retry first)", Keyword: "SHOULD", Binds: Deployment,
 	Line:     "An idle stream survives",
 	Sends:    "with -slow only: one GET stream on a session, held up to 130 s",
 	Passes:   "still open at the end, or ended after a retry field; a cut without retry is not met (its second, the usual suspect and the keep-alive intervals reported)",
@@ -489,6 +493,7 @@ func runDP08(t *checkRun) outcome {
 
 // DP-09: every request of a session reaches a server that knows it.
 var dp09 = Check{ID: "DP-09", Level: Should, Source: "interoperability", Rule: rule.SessionAffinity, Needs: NeedSessions | NeedLegacy,
+	Section: "interoperability (each request of a session reaches the replica that holds it)", Keyword: "", Binds: Deployment,
 	Line:     "A session sticks",
 	Sends:    "8 pings on one session, one after another, each on a fresh connection",
 	Passes:   "all 8 served; a 404 or 400 among them means replicas without affinity or a shared session store",
@@ -520,6 +525,7 @@ func runDP09(t *checkRun) outcome {
 // Via) is only info. It runs after the concurrent checks and reads their
 // SSE answers too.
 var dp10 = Check{ID: "DP-10", Level: Hardening, Source: "MCP 2026-07-28 Transports; RFC 9111", Rule: rule.StreamNotBuffered, Needs: NeedLegacy,
+	Section: "MCP 2026-07-28 Transports (X-Accel-Buffering: no); RFC 9111 §5.2.2 (no-store)", Keyword: "SHOULD", Binds: Deployment,
 	Line:     "Streams tell proxies not to buffer or cache",
 	Sends:    "a GET stream and the list methods and ping on a session; reads every SSE answer of the run",
 	Passes:   "each has X-Accel-Buffering: no, Cache-Control no-cache or no-store, and no Age or cache HIT marker; none in the run skips",
@@ -635,6 +641,7 @@ func runDP11(t *checkRun) outcome {
 // DP-12: a browser client on the own origin can use its session; no
 // other origin gets CORS. Fetch's * covers no authorization header.
 var dp12 = Check{ID: "DP-12", Level: Should, Source: "interoperability (browser clients)", Rule: rule.CORSForOwnOrigin, Needs: NeedLegacy,
+	Section: "interoperability (browser clients; the Fetch standard's CORS)", Keyword: "", Binds: Deployment,
 	Line:     "A browser client can keep its session",
 	Sends:    "OPTIONS preflights from http://evil.example and the own origin asking for authorization, content-type, mcp-session-id, mcp-protocol-version, last-event-id; then initialize from the own origin",
 	Passes:   "no CORS for the foreign origin; CORS for the own allows those and exposes Mcp-Session-Id; no CORS at all is info",

@@ -328,6 +328,7 @@ func runLF07(t *checkRun) outcome {
 // leave the body to be parsed as the next request: the server reads it or
 // closes the connection.
 var lf08 = Check{ID: "LF-08", Level: Must, Source: "RFC 9112 §9.3", Rule: rule.BodyReadOrClosed,
+	Section: "RFC 9112 §9.3 (read the whole body or close after the answer)", Keyword: "MUST", Binds: Server,
 	Line:     "An error answer closes",
 	Sends:    "a POST refused before its body is read (Accept: text/html), whose body is GET /rawmcp-probe-behind",
 	Passes:   "no answer to the request in the body",
