@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"rawmcp/wire/client"
 	"rawmcp/wire/client/probe"
 )
 
@@ -42,7 +43,9 @@ func probeAbout() string {
 		"dials ADDR while Host, SNI and verification use HOST (as curl's). Redirects are never\n" +
 		"followed. A token is never sent over http to a host that is not loopback (decided\n" +
 		"from the URL, not the address dialled). The report starts with what was reached:\n" +
-		"address, TLS version and cipher, the certificate, the hop's Server and Via.\n\n" +
+		"address, TLS version and cipher, the certificate, the hop's Server and Via.\n" +
+		"Answers are read up to " + strconv.Itoa(client.MaxAnswerBody>>20) + " MiB of body (real tools/list answers run to hundreds of\n" +
+		"KB); a larger one is reported as \"answer larger than " + strconv.Itoa(client.MaxAnswerBody) + " bytes\", never as a status.\n\n" +
 		"Checks, by group (rawmcp probe -list for each; -list -only ID for its help; -list -md\n" +
 		"for the catalogue as Markdown, wire/client/probe/CHECKS.md):\n" + groups.String() + "\n" +
 		"Levels: MUST not met fails, SHOULD warns, H (hardening) warns, or fails with -strict.\n" +

@@ -39,7 +39,7 @@ type Client struct {
 
 // New returns a client for a server at addr ("127.0.0.1:port").
 func New(addr string) *Client {
-	return &Client{Addr: addr, Timeout: defaultClientTimeout, Limits: httpparse.DefaultResponseLimits()}
+	return &Client{Addr: addr, Timeout: defaultClientTimeout, Limits: DefaultLimits()}
 }
 
 // defaultClientTimeout bounds a round trip: far above any answer rawmcp
@@ -181,7 +181,7 @@ func (c *Client) Read(noBody bool) (*httpparse.Response, error) {
 		}
 		if err != httpparse.ErrNeedMore {
 			c.Close()
-			return nil, err
+			return nil, answerError(err, c.Limits)
 		}
 		if c.eof {
 			c.Close()

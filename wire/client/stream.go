@@ -75,7 +75,7 @@ func (s *Stream) More(deadline time.Time, enough func(body []byte) bool) error {
 			return nil
 		case err != httpparse.ErrNeedMore:
 			c.Close()
-			return err
+			return answerError(err, c.Limits)
 		}
 		if s.readHead() && enough != nil && enough(s.Response.Body) {
 			return nil

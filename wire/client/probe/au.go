@@ -136,7 +136,8 @@ func runAU04(t *checkRun) outcome {
 // AU-05: a token in the query is never accepted. The query carries a
 // decoy shaped like a token, never a real one: a query lands in access
 // logs, the very leak RFC 6750 §2.3 forbids.
-var au05 = Check{ID: "AU-05", Level: Must, Source: "MCP Authorization §Access token usage; RFC 6750 §2.3", Rule: rule.NoTokenInQuery, Needs: NeedToken | NeedAuth | NeedLegacy,
+var au05 = Check{ID: "AU-05", Level: Hardening, Source: "MCP Authorization §Access token usage; RFC 6750 §2.3", Rule: rule.NoTokenInQuery, Needs: NeedToken | NeedAuth | NeedLegacy,
+	Section: "MCP Authorization 2025-11-25 §Access Token Usage (never in the URI query string)", Keyword: "MUST", Binds: Client,
 	Line:     "A token in the query is not accepted",
 	Sends:    "initialize with ?access_token=DECOY (random, never the real token) and no Authorization",
 	Passes:   "a 4xx that does not echo the decoy",
@@ -163,6 +164,7 @@ func runAU05(t *checkRun) outcome {
 // AU-06: the scheme is case-insensitive, and the credential is one
 // b64token: "bearer T" is accepted, "Bearer a b" refused.
 var au06 = Check{ID: "AU-06", Level: Must, Source: "RFC 9110 §11.1; RFC 6750 §2.1", Rule: rule.BearerSyntax, Needs: NeedToken | NeedAuth | NeedLegacy,
+	Section: "RFC 9110 §11.1 (the scheme is a case-insensitive token)", Keyword: "MUST", Binds: Server,
 	Line:     "Authorization header syntax",
 	Sends:    "initialize with \"bearer T\", then with \"Bearer a b\"",
 	Passes:   "a result to the first, a 4xx to the second",
@@ -358,6 +360,7 @@ func runAU10(t *checkRun) outcome {
 // none at all has one defect, AU-02's. AU-02 runs after it, so a document
 // behind a token is reported here once, not again as "no metadata".
 var au11 = Check{ID: "AU-11", Level: Must, Source: "RFC 9728 §3", Rule: rule.MetadataServed, Needs: NeedAuth | NeedMetadata | NeedLegacy,
+	Section: "RFC 9728 §3 (the metadata is fetched without a token)", Keyword: "MUST", Binds: Server,
 	Line:     "The metadata endpoint needs no token",
 	Sends:    "the metadata requests of AU-02, without a token",
 	Passes:   "200 from one of them",

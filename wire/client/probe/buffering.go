@@ -50,3 +50,23 @@ func cacheControlForbidsStore(values []string) bool {
 	}
 	return false
 }
+
+// hopNamed names the hop an answer came through, "" when it names none:
+// any Via (RFC 9110 §7.6.3: each proxy adds itself), or a Server that is
+// a known proxy's. Only then is a missing field blamed on a hop rather
+// than on the server, which is then the check of that field's finding.
+func hopNamed(r *reply) string {
+	if r.resp == nil {
+		return ""
+	}
+	if via, _ := r.resp.Get("Via"); via != "" {
+		return "a hop (Via: " + quoteInfo(cut(via, 60)) + ")"
+	}
+	server, _ := r.resp.Get("Server")
+	for _, proxy := range []string{"nginx", "openresty", "caddy", "haproxy", "envoy", "traefik", "cloudflare", "varnish", "awselb", "apache"} {
+		if strings.Contains(strings.ToLower(server), proxy) {
+			return "a hop (Server: " + quoteInfo(cut(server, 60)) + ")"
+		}
+	}
+	return ""
+}

@@ -2,6 +2,7 @@ package probe
 
 import (
 	"errors"
+	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -202,6 +203,7 @@ func runDP04(t *checkRun) outcome {
 // token to whoever sent them. A hop that sets them must overwrite what
 // the client sent.
 var dp05 = Check{ID: "DP-05", Level: Must, Source: "RFC 9728 §3.3, §7.3", Rule: rule.ForwardedNotTrusted, Needs: NeedAuth | NeedLegacy,
+	Section: "RFC 9728 §3.3, §7.3 (resource names the public URL; no impersonation)", Keyword: "MUST", Binds: Deployment,
 	Line:     "Forwarded headers do not steer",
 	Sends:    "DP-04's requests with X-Forwarded-Host: evil.example, X-Forwarded-Proto: http and Forwarded: host=evil.example;proto=http",
 	Passes:   "evil.example (on https, an http:// URL of the host) appears in no resource, resource_metadata, Location or body",
@@ -254,9 +256,10 @@ func runDP05(t *checkRun) outcome {
 // The session id goes on a list request: ping may be served without a
 // session at all.
 var dp06 = Check{ID: "DP-06", Level: Must, Source: "MCP Transports §Protocol Version, §Session 3; RFC 9110 §11.6.1", Rule: rule.HeadersCrossHop, Needs: NeedSessions | NeedLegacy,
+	Section: "MCP Transports 2025-11-25 §Protocol Version Header, §Session Management; RFC 9110 §5.1 (names are case-insensitive)", Keyword: "MUST", Binds: Deployment,
 	Line:     "MCP headers survive the hop",
 	Sends:    "on a session, ping with mcp-protocol-version: 1999-01-01, a list request with an unknown mcp-session-id, and a ping without a token",
-	Passes:   "nothing dropped: 400, 404 (a 400 means the hop dropped the session id) and a 401 with WWW-Authenticate; other statuses are PV-01's, SE-02's and SE-08's",
+	Passes:   "nothing dropped: a hop is blamed only when the field spelled as the spec does gets another answer; a bare 401 is AU-01's, other statuses PV-01's, SE-02's, SE-08's",
 	Sessions: 1, Opens: 1, run: runDP06}
 
 func runDP06(t *checkRun) outcome {
@@ -287,17 +290,30 @@ func runDP06(t *checkRun) outcome {
 	switch st := unknown.status(); {
 	case st == 404:
 	case st == 400:
-		faults = append(faults, "an unknown session id got 400: the id never reached the server (a hop dropped Mcp-Session-Id)")
+		// A 400 is what a missing id gets: the id was dropped, or the
+		// server answers an unknown id so. The same id spelled as the spec
+		// does tells them apart.
+		canonical, _ := t.sessionRequest("with the unknown id as Mcp-Session-Id", s, set("Mcp-Session-Id", forgeID(t.p.sampleID, s.id)))
+		t.must(canonical)
+		if canonical.status() == 400 {
+			notes = append(notes, "an unknown session id gets 400 however spelled (the server's own answer: SE-02)")
+		} else {
+			faults = append(faults, "an unknown session id in lower case got 400, spelled Mcp-Session-Id it got "+strconv.Itoa(canonical.status())+": a hop dropped mcp-session-id")
+		}
 	default:
 		notes = append(notes, "an unknown session id got "+strconv.Itoa(st)+" (SE-02 judges the status)")
 	}
 	if t.p.auth {
 		r, _ := t.ping("ping on the session without a token", s, drop("Authorization"))
-		switch {
+		switch hop := hopNamed(r); {
 		case r.resp == nil:
 			return t.errored("ping without a token %s", r.describe())
+		case r.status() == 401 && r.header("WWW-Authenticate") == "" && hop != "":
+			// No request tells a challenge the hop dropped from one the
+			// server never sent: AU-01 reports the missing challenge once.
+			notes = append(notes, "the 401 came through "+hop+" without WWW-Authenticate (AU-01 reports it; the hop may have dropped it)")
 		case r.status() == 401 && r.header("WWW-Authenticate") == "":
-			faults = append(faults, "the 401 came without WWW-Authenticate (a hop dropped it)")
+			notes = append(notes, "the 401 has no WWW-Authenticate and no hop is named in Server or Via: the server's own (AU-01 reports it)")
 		case r.status() != 401:
 			notes = append(notes, "a request without a token got "+strconv.Itoa(r.status())+" (SE-08 judges the status)")
 		}
@@ -318,6 +334,7 @@ func runDP06(t *checkRun) outcome {
 // they end; a stream that ends within the bound cannot be told apart
 // from one held to its end.
 var dp07 = Check{ID: "DP-07", Level: Should, Source: "MCP Transports §Sending 6 (priming event)", Rule: rule.EventsNotHeld, Needs: NeedSSE | NeedLegacy,
+	Section: "MCP Transports 2025-11-25 §Sending Messages to the Server (an event primes the stream at once)", Keyword: "SHOULD", Binds: Deployment,
 	Line:     "Events are not held back",
 	Sends:    "on a session, a GET stream (or a POST answered with SSE) twice: with Accept-Encoding: gzip, deflate, br and without; each watched 5 s",
 	Passes:   "head and first bytes within 1 s, the stream still open, no later with the encodings; silent or ended at once skips; a late pair is asked again, and only a second late pair is not met",
@@ -336,10 +353,14 @@ func runDP07(t *checkRun) outcome {
 	}
 	for i, build := range requests {
 		plain := t.watchStream(names[i]+" without Accept-Encoding", build().Bytes(), dp07Watch())
-		if plain.r.resp == nil {
+		switch {
+		case plain.r.resp == nil && !errors.Is(plain.r.err, os.ErrDeadlineExceeded):
 			return t.errored("%s %s", names[i], plain.r.describe())
-		}
-		if !is2xx(plain.r.status()) || !plain.r.isSSE() {
+		case plain.r.resp == nil:
+			// No head for the whole watch is no slow moment: the held
+			// head is the finding, whatever the encodings would add.
+			return t.judgeHeld(names[i], plain, plain)
+		case !is2xx(plain.r.status()) || !plain.r.isSSE():
 			continue
 		}
 		first := t.judgePair(names[i], plain, build)
@@ -371,6 +392,11 @@ func (t *checkRun) judgePair(name string, plain streamTiming, build func() clien
 func (t *checkRun) judgeHeld(name string, plain, encoded streamTiming) outcome {
 	p, e := plain.state(), encoded.state()
 	switch {
+	case plain.r.resp == nil:
+		// The very defect this check is for, seen whole: the request
+		// went out and nothing came back while the watch lasted.
+		return t.unmet("%s: no head within %s: neither a status line nor an event arrived while the request was open: a hop holds the stream, head included (or the server sends nothing until it has an event)", name, dp07Watch()).
+			with("the head and first bytes within "+heldAfter.String(), "nothing within "+dp07Watch().String())
 	case p == streamLate:
 		return t.unmet("%s: %s: a hop holds the stream", name, plain).with("the head and first bytes within "+heldAfter.String(), plain.String())
 	case e == streamLate || e == streamSilent && p != streamSilent:
@@ -387,6 +413,7 @@ func (t *checkRun) judgeHeld(name string, plain, encoded streamTiming) outcome {
 // reported with the second it came at and the usual suspect; the hold
 // outlasts checkTimeout on purpose, so only a cancelled run stops it.
 var dp08 = Check{ID: "DP-08", Level: Should, Source: "MCP Transports §Listening 4", Rule: rule.IdleStreamKept, Needs: NeedSlow | NeedSessions | NeedSSE | NeedLegacy,
+	Section: "MCP Transports 2025-11-25 §Listening for Messages (a closed stream carries retry first)", Keyword: "SHOULD", Binds: Deployment,
 	Line:     "An idle stream survives",
 	Sends:    "with -slow only: one GET stream on a session, held up to 130 s",
 	Passes:   "still open at the end, or ended after a retry field; a cut without retry is not met (its second, the usual suspect and the keep-alive intervals reported)",
@@ -466,6 +493,7 @@ func runDP08(t *checkRun) outcome {
 
 // DP-09: every request of a session reaches a server that knows it.
 var dp09 = Check{ID: "DP-09", Level: Should, Source: "interoperability", Rule: rule.SessionAffinity, Needs: NeedSessions | NeedLegacy,
+	Section: "interoperability (each request of a session reaches the replica that holds it)", Keyword: "", Binds: Deployment,
 	Line:     "A session sticks",
 	Sends:    "8 pings on one session, one after another, each on a fresh connection",
 	Passes:   "all 8 served; a 404 or 400 among them means replicas without affinity or a shared session store",
@@ -497,6 +525,7 @@ func runDP09(t *checkRun) outcome {
 // Via) is only info. It runs after the concurrent checks and reads their
 // SSE answers too.
 var dp10 = Check{ID: "DP-10", Level: Hardening, Source: "MCP 2026-07-28 Transports; RFC 9111", Rule: rule.StreamNotBuffered, Needs: NeedLegacy,
+	Section: "MCP 2026-07-28 Transports (X-Accel-Buffering: no); RFC 9111 §5.2.2 (no-store)", Keyword: "SHOULD", Binds: Deployment,
 	Line:     "Streams tell proxies not to buffer or cache",
 	Sends:    "a GET stream and the list methods and ping on a session; reads every SSE answer of the run",
 	Passes:   "each has X-Accel-Buffering: no, Cache-Control no-cache or no-store, and no Age or cache HIT marker; none in the run skips",
@@ -612,6 +641,7 @@ func runDP11(t *checkRun) outcome {
 // DP-12: a browser client on the own origin can use its session; no
 // other origin gets CORS. Fetch's * covers no authorization header.
 var dp12 = Check{ID: "DP-12", Level: Should, Source: "interoperability (browser clients)", Rule: rule.CORSForOwnOrigin, Needs: NeedLegacy,
+	Section: "interoperability (browser clients; the Fetch standard's CORS)", Keyword: "", Binds: Deployment,
 	Line:     "A browser client can keep its session",
 	Sends:    "OPTIONS preflights from http://evil.example and the own origin asking for authorization, content-type, mcp-session-id, mcp-protocol-version, last-event-id; then initialize from the own origin",
 	Passes:   "no CORS for the foreign origin; CORS for the own allows those and exposes Mcp-Session-Id; no CORS at all is info",

@@ -176,7 +176,7 @@ func runEH02(t *checkRun) outcome {
 	judge(t.check.ID, t.exchanges)
 	switch {
 	case len(faults) > 0:
-		return t.unmet("error bodies a browser may sniff: %s", joinAnd(faults)).with("application/json or nosniff on every error body", joinAnd(faults))
+		return t.unmet("error bodies a browser may render as a page: %s", joinAnd(faults)).with("application/json or nosniff on every error body, and none HTML", joinAnd(faults))
 	case judged == 0:
 		return t.skip("no error answer with a body in the run: nothing to judge")
 	}
@@ -184,7 +184,9 @@ func runEH02(t *checkRun) outcome {
 }
 
 // sniffable says what is wrong with an error answer's type, "" if
-// nothing: HTML, or a type other than JSON without nosniff.
+// nothing: HTML, which a browser renders whatever X-Content-Type-Options
+// says, or a type other than JSON without nosniff, which it may sniff
+// into HTML. An answer with nosniff is never called sniffable.
 func sniffable(x Exchange) string {
 	ct, _ := x.resp.Get("Content-Type")
 	mt, _, _ := mime.ParseMediaType(ct)
@@ -193,6 +195,8 @@ func sniffable(x Exchange) string {
 		nosniff = nosniff || strings.EqualFold(strings.TrimSpace(v), "nosniff")
 	}
 	switch {
+	case (mt == "text/html" || mt == "application/xhtml+xml") && nosniff:
+		return "is HTML (nosniff does not stop a browser rendering it)"
 	case mt == "text/html" || mt == "application/xhtml+xml":
 		return "is HTML"
 	case mt == "application/json" || strings.HasSuffix(mt, "+json"):
@@ -200,7 +204,7 @@ func sniffable(x Exchange) string {
 	case nosniff:
 		return ""
 	case mt == "":
-		return "has no Content-Type and no nosniff"
+		return "has no Content-Type and no nosniff (a browser may sniff it)"
 	}
-	return "is " + mt + " without nosniff"
+	return "is " + mt + " without nosniff (a browser may sniff it)"
 }

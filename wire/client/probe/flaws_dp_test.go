@@ -26,7 +26,7 @@ var dpFlaws = []flawCase{
 		says: "the challenge's resource_metadata names the origin http://127.0.0.1:", flaw: flaw{response: challengeNamesUpstream}},
 	{check: "DP-05", name: "X-Forwarded-Host trusted", want: probe.Fail, says: "evil.example in WWW-Authenticate", flaw: flaw{response: trustsForwardedHost}},
 	{check: "DP-06", name: "a header dropped: mcp-session-id matched case-sensitively", want: probe.Fail,
-		says: "a hop dropped Mcp-Session-Id", flaw: flaw{request: dropsLowerCaseSessionID}},
+		says: "a hop dropped mcp-session-id", flaw: flaw{request: dropsLowerCaseSessionID}},
 	{check: "DP-07", name: "an event stream held until the upstream closes it", want: probe.Warn, says: "a hop holds the stream",
 		flaw: flaw{deliver: holdsStreams}},
 	{check: "DP-08", name: "the priming event's retry stripped", want: probe.Warn, says: "without retry", flaw: flaw{response: stripsRetry}},

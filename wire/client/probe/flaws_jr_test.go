@@ -12,7 +12,7 @@ import (
 var deepParams = regexp.MustCompile(`,"params":\{"x":\[+\]+\}`)
 
 var jrFlaws = []flawCase{
-	{check: "JR-01", name: "a batch is served as its first message", want: probe.Fail, says: "a batch answered 200",
+	{check: "JR-01", name: "a batch is served as its first message", want: probe.Fail, says: "a batch with MCP-Protocol-Version: 2025-11-25 answered 200",
 		flaw: flaw{request: func(_ *flawProxy, r *proxied) []byte {
 			var batch []json.RawMessage
 			if bytes.HasPrefix(r.body, []byte("[")) && json.Unmarshal(r.body, &batch) == nil && len(batch) > 0 {
@@ -53,6 +53,18 @@ var jrFlaws = []flawCase{
 			if bytes.HasSuffix(r.body, []byte(`"method":"pi`)) {
 				r.body = append(r.body, `ng"}`...)
 			}
+			return nil
+		}}},
+	{check: "JR-08", name: "truncated JSON answered 500", want: probe.Warn, says: "a 5xx says the server failed",
+		flaw: flaw{request: func(_ *flawProxy, r *proxied) []byte {
+			if bytes.HasSuffix(r.body, []byte(`"method":"pi`)) {
+				return answer("500 Internal Server Error", "application/json", `{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal error"}}`)
+			}
+			return nil
+		}}},
+	{check: "JR-09", name: "invalid UTF-8 is served", want: probe.Fail, says: "invalid UTF-8 answered 200",
+		flaw: flaw{request: func(_ *flawProxy, r *proxied) []byte {
+			r.body = bytes.Replace(r.body, []byte("\xff\xfe"), []byte("ok"), 1)
 			return nil
 		}}},
 }

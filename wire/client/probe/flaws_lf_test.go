@@ -15,7 +15,7 @@ import (
 var requestID = regexp.MustCompile(`^\{"jsonrpc":"2.0","id":(\d+)`)
 
 var lfFlaws = []flawCase{
-	{check: "LF-01", name: "an 8 MiB body is read and served", want: probe.Fail, says: "read and served an 8 MiB body",
+	{check: "LF-01", name: "a body of any size is read and served", want: probe.Fail, says: "read and served bodies of 8 MiB and 16 MiB",
 		flaw: flaw{raw: func(_ *flawProxy, nc net.Conn, pending []byte) bool {
 			_, body, ok := bytes.Cut(pending, []byte("\r\n\r\n"))
 			n, _ := strconv.Atoi(field(pending, "Content-Length"))

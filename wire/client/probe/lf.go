@@ -33,42 +33,92 @@ func (t *checkRun) behind() string {
 // message an MCP server needs to read.
 const bigBody = 8 << 20
 
-// LF-01: an 8 MiB body is refused by its size (413) or the connection is
-// closed before the body is read.
+// LF-01: a body past a limit is refused by its size (413) or the
+// connection is closed before the body is read. A server that serves 8 MiB
+// is asked once more with twice that, so a limit above 8 MiB is reported
+// as measured, between the size served and the size refused.
 var lf01 = Check{ID: "LF-01", Level: Hardening, Source: "resource exhaustion", Rule: rule.FixedLimit, Needs: NeedLegacy,
 	Section: "resource exhaustion (a body limit)", Keyword: "", Binds: Profile,
 	Line:     "Body size limited",
-	Sends:    "ping with an 8 MiB body in 64 KiB writes, for up to 10 s",
-	Passes:   "413, another 4xx before the whole body, or a close before it",
+	Sends:    "ping with an 8 MiB body in 64 KiB writes, for up to 10 s; if that is served, the same with 16 MiB",
+	Passes:   "413, another 4xx before the whole body, or a close before it, to 8 MiB or to 16 MiB (the limit then reported as between the two)",
 	Sessions: 1, Opens: 1, run: runLF01}
 
 func runLF01(t *checkRun) outcome {
-	s := t.session
+	first := t.bigPing(bigBody)
+	if first.kind != bodyServed {
+		return first.judge(t, "")
+	}
+	second := t.bigPing(2 * bigBody)
+	if second.kind == bodyServed {
+		return t.unmet("read and served bodies of 8 MiB and 16 MiB: no limit seen up to 16 MiB").
+			with("413, or a refusal or close before the whole body", second.r.actual()+" after 16 MiB")
+	}
+	return second.judge(t, "served 8 MiB; ")
+}
+
+// bodyAnswer is how a server met one big body.
+type bodyAnswer struct {
+	kind   bodyAnswerKind
+	size   string // "8 MiB"
+	r      *reply
+	f      client.Feeding
+	all    bool // the whole request was written
+	length int
+}
+
+type bodyAnswerKind uint8
+
+const (
+	bodyRefused bodyAnswerKind = iota // 413, another 4xx before the whole body, or a close before it
+	bodyServed                        // a 2xx
+	bodyUnmet                         // anything else: no sign of a limit
+)
+
+// bigPing sends a ping padded to size bytes in 64 KiB writes and says how
+// it was met.
+func (t *checkRun) bigPing(size int) bodyAnswer {
 	id := strconv.FormatInt(newID(), 10)
 	prefix, suffix := `{"jsonrpc":"2.0","id":`+id+`,"method":"ping","params":{"pad":"`, `"}}`
-	body := make([]byte, 0, bigBody)
+	body := make([]byte, 0, size)
 	body = append(body, prefix...)
-	body = append(body, bytes.Repeat([]byte("x"), bigBody-len(prefix)-len(suffix))...)
+	body = append(body, bytes.Repeat([]byte("x"), size-len(prefix)-len(suffix))...)
 	body = append(body, suffix...)
-	raw := t.request("POST", s, body).Bytes()
-	r, f := t.feed("ping with an 8 MiB body", raw, 64<<10, 0, 10*time.Second)
-	r.close()
-	all := f.Written == len(raw)
+	raw := t.request("POST", t.session, body).Bytes()
+	a := bodyAnswer{size: strconv.Itoa(size>>20) + " MiB", length: len(raw)}
+	a.r, a.f = t.feed("ping with a "+a.size+" body", raw, 64<<10, 0, 10*time.Second)
+	a.r.close()
+	a.all = a.f.Written == len(raw)
 	switch {
-	case f.Stream != nil && r.status() == 413:
-		return t.pass("answered 413 after %d of %d bytes", f.Written, len(raw))
-	case f.Stream != nil && is4xx(r.status()) && !all:
-		return t.pass("answered %d before the body was read (%d of %d bytes)", r.status(), f.Written, len(raw))
-	case f.Stream != nil && is2xx(r.status()):
-		return t.unmet("read and served an 8 MiB body: %s", r.describe()).with("413, or a refusal or close before the whole body", r.actual()+" after 8 MiB")
-	case f.Stream != nil:
-		return t.unmet("%s after reading the whole 8 MiB body, not 413", r.describe()).with("413, or a refusal or close before the whole body", r.actual()+" after 8 MiB")
-	case f.Err == client.ErrClosed && !all:
-		return t.pass("closed the connection after %d of %d bytes", f.Written, len(raw))
-	case f.Err == client.ErrClosed:
-		return t.unmet("took the whole 8 MiB, then closed without an answer: no sign of a limit").with("413, or a refusal or close before the whole body", "a close after 8 MiB, no answer")
+	case a.f.Stream != nil && a.r.status() == 413,
+		a.f.Stream != nil && is4xx(a.r.status()) && !a.all,
+		a.f.Stream == nil && a.f.Err == client.ErrClosed && !a.all:
+		a.kind = bodyRefused
+	case a.f.Stream != nil && is2xx(a.r.status()):
+		a.kind = bodyServed
+	default:
+		a.kind = bodyUnmet
 	}
-	return t.unmet("neither refused nor closed within 10 s of an 8 MiB body (%d bytes taken)", f.Written).with("413, or a refusal or close before the whole body", "no answer and no close within 10 s")
+	return a
+}
+
+// judge is LF-01's verdict on a body that was not served; before says
+// what a smaller body got.
+func (a bodyAnswer) judge(t *checkRun, before string) outcome {
+	expected := "413, or a refusal or close before the whole body"
+	switch {
+	case a.kind == bodyRefused && a.f.Stream != nil && a.r.status() == 413:
+		return t.pass("%srefused %s with 413 after %d of %d bytes", before, a.size, a.f.Written, a.length)
+	case a.kind == bodyRefused && a.f.Stream != nil:
+		return t.pass("%srefused %s with %d before the body was read (%d of %d bytes)", before, a.size, a.r.status(), a.f.Written, a.length)
+	case a.kind == bodyRefused:
+		return t.pass("%sclosed the connection after %d of %d bytes of %s", before, a.f.Written, a.length, a.size)
+	case a.f.Stream != nil:
+		return t.unmet("%s%s after reading the whole %s body, not 413", before, a.r.describe(), a.size).with(expected, a.r.actual()+" after "+a.size)
+	case a.f.Err == client.ErrClosed:
+		return t.unmet("%stook the whole %s, then closed without an answer: no sign of a limit", before, a.size).with(expected, "a close after "+a.size+", no answer")
+	}
+	return t.unmet("%sneither refused nor closed within 10 s of a %s body (%d bytes taken)", before, a.size, a.f.Written).with(expected, "no answer and no close within 10 s")
 }
 
 // LF-02: Content-Length and Transfer-Encoding together never let a
@@ -278,6 +328,7 @@ func runLF07(t *checkRun) outcome {
 // leave the body to be parsed as the next request: the server reads it or
 // closes the connection.
 var lf08 = Check{ID: "LF-08", Level: Must, Source: "RFC 9112 §9.3", Rule: rule.BodyReadOrClosed,
+	Section: "RFC 9112 §9.3 (read the whole body or close after the answer)", Keyword: "MUST", Binds: Server,
 	Line:     "An error answer closes",
 	Sends:    "a POST refused before its body is read (Accept: text/html), whose body is GET /rawmcp-probe-behind",
 	Passes:   "no answer to the request in the body",

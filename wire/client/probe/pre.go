@@ -3,6 +3,8 @@ package probe
 import (
 	"encoding/json"
 	"fmt"
+	"net"
+	"strings"
 
 	"rawmcp/wire/rule"
 )
@@ -43,6 +45,10 @@ func runPRE01(t *checkRun) outcome {
 	disc, modern := t.discover("server/discover (MCP " + modernVersion + ")")
 	p.modern = modern
 	switch {
+	case !p.legacy && !p.modern && (r.status() == 403 || r.status() == 421):
+		return t.errored("%s", t.hostRefused(r)).with("an InitializeResult", r.actual())
+	case !p.legacy && !p.modern && r.mediaType() == "text/html":
+		return t.errored("no MCP endpoint at %s: initialize answered %d with an HTML page (a web site, a login or a router's error page; is the path right?)", p.target.URL, r.status()).with("an InitializeResult", r.actual()+" text/html")
 	case !p.legacy && !p.modern && !r.isResult(id):
 		return t.errored("no MCP endpoint at %s: initialize %s, not an InitializeResult; server/discover %s", p.target.URL, r.describe(), disc.describe())
 	case !p.legacy && !p.modern:
@@ -177,3 +183,77 @@ const idSamples = 6
 
 // minEntropyBits is OWASP ASVS V3.2.2's floor for session tokens.
 const minEntropyBits = 64
+
+// hostRefused says why initialize got 403 or 421 (Misdirected Request):
+// most often a DNS-rebinding allowlist of Host names that does not hold
+// the URL's (localhost:PORT, when the URL says 127.0.0.1:PORT). It asks
+// once more with the other loopback name, and says which name the server
+// took, or that neither was, with the first line of what it answered.
+func (t *checkRun) hostRefused(r *reply) string {
+	said := firstLine(r)
+	if said != "" {
+		said = ` (it said "` + said + `")`
+	}
+	why := fmt.Sprintf("initialize answered %d for Host: %s%s: the server may serve only other Host names (a DNS-rebinding allowlist)", r.status(), t.p.target.Host, said)
+	other := otherLoopbackName(t.p.target.Host)
+	if other == "" {
+		return why + ", or refuse this client for another reason"
+	}
+	req, id := t.initialize(set("Host", other))
+	retry := t.send("initialize with Host: "+other, req.Bytes(), toResponse, 0)
+	if retry.isResult(id) {
+		return fmt.Sprintf("%s: with Host: %s it was served; probe %s://%s%s instead", why, other, t.p.target.Scheme, other, t.p.target.Path)
+	}
+	return fmt.Sprintf("%s; Host: %s %s too", why, other, retry.describe())
+}
+
+// otherLoopbackName is the Host value naming the same loopback listener
+// the other way (localhost for 127.0.0.1, and back), "" for a host that
+// is not one of the two.
+func otherLoopbackName(host string) string {
+	name, port, err := net.SplitHostPort(host)
+	if err != nil {
+		name, port = host, ""
+	}
+	switch strings.ToLower(name) {
+	case "127.0.0.1":
+		name = "localhost"
+	case "localhost":
+		name = "127.0.0.1"
+	default:
+		return ""
+	}
+	if port == "" {
+		return name
+	}
+	return net.JoinHostPort(name, port)
+}
+
+// firstLine is the start of an answer's body, printable and short: what
+// the server said of a refusal (a JSON-RPC error's message, or the first
+// line of its text), for a reason; never more than 80 bytes.
+func firstLine(r *reply) string {
+	if r.resp == nil {
+		return ""
+	}
+	for _, m := range r.messages() {
+		if m.Error != nil {
+			return cut(m.Error.Message, 80)
+		}
+	}
+	line, _, _ := strings.Cut(strings.TrimSpace(string(r.resp.Body)), "\n")
+	if !visibleText(line) {
+		return ""
+	}
+	return cut(line, 80)
+}
+
+// visibleText reports a line of printable ASCII and spaces.
+func visibleText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			return false
+		}
+	}
+	return s != ""
+}

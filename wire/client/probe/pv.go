@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
+	"strings"
 
 	"rawmcp/wire/rule"
 )
@@ -12,25 +13,50 @@ import (
 // function; a check is in the catalogue when it is in this list.
 var pvGroup = group{Group{"PV", "Protocol version"}, []*Check{&pv01, &pv02, &pv03, &pv04, &pv05}}
 
-// versionRefused judges a request carrying a version the target cannot
-// speak: it must answer 400 (Transports §2.7).
-func (t *checkRun) versionRefused(r *reply, version string) outcome {
+// versionRefused judges r, a request carrying a version the target cannot
+// speak, which must be answered 400 (Transports §2.7), against control,
+// the same request with the negotiated version.
+func (t *checkRun) versionRefused(r, control *reply, version string) outcome {
 	t.must(r)
 	switch {
+	case r.status() == 400 && refusedForVersion(r, control):
+		return t.pass("answered 400; the same request with MCP-Protocol-Version: %s %s", t.p.version, control.describe())
 	case r.status() == 400:
-		return t.pass("answered 400")
+		return t.errored("%s, but the same request with MCP-Protocol-Version: %s %s too: the refusal is for another cause, not shown to be the version's",
+			r.describe(), t.p.version, control.describe()).with("400 for the version alone", r.actual()+"; with the negotiated version "+control.actual())
 	case is2xx(r.status()):
 		return t.unmet("%s for MCP-Protocol-Version: %s", r.describe(), version).with("400", r.actual()+" for MCP-Protocol-Version: "+version)
 	}
 	return t.unmet("answered %d, not 400, for MCP-Protocol-Version: %s", r.status(), version).with("400", r.actual()+" for MCP-Protocol-Version: "+version)
 }
 
+// refusedForVersion reports whether a 400 to a request with a bad version
+// is the version's refusal: the answer names the version, or the control
+// request, which differs only in the version, was answered otherwise. A
+// 400 for another cause (a JSON-RPC -32602 for a missing field) comes to
+// the control too, and says nothing of how the version was read.
+func refusedForVersion(r, control *reply) bool {
+	return namesVersion(r) || (control.resp != nil && control.status() != r.status())
+}
+
+// namesVersion reports an error answer whose JSON-RPC message speaks of
+// the protocol version (the TypeScript SDK's "Unsupported protocol
+// version"), or that is the 2026-07-28 revision's -32022.
+func namesVersion(r *reply) bool {
+	for _, m := range r.messages() {
+		if m.Error != nil && (m.Error.Code == -32022 || strings.Contains(strings.ToLower(m.Error.Message), "version")) {
+			return true
+		}
+	}
+	return false
+}
+
 // PV-01: a version older than any MCP revision.
 var pv01 = Check{ID: "PV-01", Level: Must, Source: "MCP Transports §Protocol version header", Rule: rule.VersionUnsupported, Needs: NeedLegacy,
 	Section: "MCP Transports 2025-11-25 §Protocol Version Header", Keyword: "MUST", Binds: Server,
 	Line:     "A past version refused",
-	Sends:    "a ping on a live session with MCP-Protocol-Version: 1999-01-01",
-	Passes:   "400",
+	Sends:    "a ping on a live session with MCP-Protocol-Version: 1999-01-01, and the same ping with the negotiated version as a control",
+	Passes:   "400 while the control is served (or the 400 names the version)",
 	Sessions: 1, Opens: 1, run: runPV01}
 
 func runPV01(t *checkRun) outcome {
@@ -41,8 +67,8 @@ func runPV01(t *checkRun) outcome {
 var pv03 = Check{ID: "PV-03", Level: Must, Source: "MCP Transports §Protocol version header", Rule: rule.VersionUnsupported, Needs: NeedLegacy,
 	Section: "MCP Transports 2025-11-25 §Protocol Version Header", Keyword: "MUST", Binds: Server,
 	Line:     "A malformed version refused",
-	Sends:    "a ping on a live session with MCP-Protocol-Version: garbage",
-	Passes:   "400",
+	Sends:    "a ping on a live session with MCP-Protocol-Version: garbage, and the same ping with the negotiated version as a control",
+	Passes:   "400 while the control is served (or the 400 names the version)",
 	Sessions: 1, Opens: 1, run: runPV03}
 
 func runPV03(t *checkRun) outcome {
@@ -52,7 +78,8 @@ func runPV03(t *checkRun) outcome {
 func (t *checkRun) badVersion(version string) outcome {
 	s := t.session
 	r, _ := t.ping("ping with MCP-Protocol-Version: "+version, s, set("MCP-Protocol-Version", version))
-	return t.versionRefused(r, version)
+	control, _ := t.ping("control: the same ping with the negotiated version", s)
+	return t.versionRefused(r, control, version)
 }
 
 // PV-02: a version later than any, on every method: a server comparing
@@ -60,8 +87,8 @@ func (t *checkRun) badVersion(version string) outcome {
 var pv02 = Check{ID: "PV-02", Level: Must, Source: "MCP Transports §Protocol version header", Rule: rule.VersionUnsupported, Needs: NeedLegacy,
 	Section: "MCP Transports 2025-11-25 §Protocol Version Header", Keyword: "MUST", Binds: Server,
 	Line:     "A future version refused on every method",
-	Sends:    "POST (ping), GET and DELETE on a live session with MCP-Protocol-Version: 9999-01-01",
-	Passes:   "400 to each (405 to GET or DELETE accepted: not served)",
+	Sends:    "POST (ping), GET and DELETE on a live session with MCP-Protocol-Version: 9999-01-01, each also with the negotiated version as a control",
+	Passes:   "400 to each whose control is served; a GET or DELETE answered alike with either version (405, a router's 404) is not served and not judged",
 	Sessions: 1, Opens: 1, run: runPV02}
 
 func runPV02(t *checkRun) outcome {
@@ -69,18 +96,27 @@ func runPV02(t *checkRun) outcome {
 	s := t.session
 	v := set("MCP-Protocol-Version", future)
 	post, _ := t.ping("ping with MCP-Protocol-Version: "+future, s, v)
+	postControl, _ := t.ping("control: the same ping with the negotiated version", s)
 	get := t.send("GET with MCP-Protocol-Version: "+future, edit(t.request("GET", s, nil), v).Bytes(), toHead, getWindow)
+	getControl := t.send("control: the same GET with the negotiated version", t.request("GET", s, nil).Bytes(), toHead, getWindow)
+	// The control DELETE ends the session, so it goes last.
 	del := t.send("DELETE with MCP-Protocol-Version: "+future, edit(t.request("DELETE", s, nil), v).Bytes(), toHead, 0)
+	delControl := t.send("control: the same DELETE with the negotiated version", t.request("DELETE", s, nil).Bytes(), toHead, 0)
 	var faults, notes []string
 	for _, x := range []struct {
-		method string
-		r      *reply
-	}{{"POST", post}, {"GET", get}, {"DELETE", del}} {
+		method     string
+		r, control *reply
+	}{{"POST", post, postControl}, {"GET", get, getControl}, {"DELETE", del, delControl}} {
 		t.must(x.r)
 		switch st := x.r.status(); {
+		case st == 400 && refusedForVersion(x.r, x.control):
+		case x.method != "POST" && !is2xx(st) && x.control.status() == st:
+			// Not served with any version: a 405, or a router's 404
+			// where no handler stands, says nothing of the version.
+			notes = append(notes, x.method+" answered "+strconv.Itoa(st)+" with the negotiated version too (not served)")
 		case st == 400:
-		case st == 405 && x.method != "POST":
-			notes = append(notes, x.method+" answered 405 (not served at all)")
+			return t.errored("%s %s, but with MCP-Protocol-Version: %s it %s too: the refusal is for another cause, not shown to be the version's",
+				x.method, x.r.describe(), t.p.version, x.control.describe()).with("400 for the version alone", x.r.actual()+"; with the negotiated version "+x.control.actual())
 		default:
 			faults = append(faults, x.method+" answered "+strconv.Itoa(st))
 		}
@@ -91,7 +127,7 @@ func runPV02(t *checkRun) outcome {
 	if len(notes) > 0 {
 		return t.pass("400 where served; %s", joinAnd(notes))
 	}
-	return t.pass("POST, GET and DELETE answered 400")
+	return t.pass("POST, GET and DELETE answered 400; each served with the negotiated version")
 }
 
 // PV-04: no version header after initialize. The spec says to assume

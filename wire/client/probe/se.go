@@ -48,6 +48,7 @@ func runSE01(t *checkRun) outcome {
 
 // SE-02: an id shaped like the server's but never issued gets 404.
 var se02 = Check{ID: "SE-02", Level: Should, Source: "MCP Transports §Session 3", Rule: rule.SessionNotFound, Needs: NeedSessions | NeedLegacy,
+	Section: "MCP Transports 2025-11-25 §Session Management (an ended session's id gets 404; a never-issued one read alike)", Keyword: "MUST", Binds: Server,
 	Line:     "Unknown session id refused",
 	Sends:    "a session request with a never-issued id shaped like two issued ones: only the characters where they differ are changed, each within its alphabet (hex stays hex), so a format check passes it",
 	Passes:   "404",
@@ -73,7 +74,8 @@ func runSE02(t *checkRun) outcome {
 
 // SE-03: DELETE ends the session, or the server says it lets no client
 // end one (405).
-var se03 = Check{ID: "SE-03", Level: Must, Source: "MCP Transports §Session 5 (MAY end, MUST 405 if not)", Rule: rule.DeleteEndsSession, Needs: NeedSessions | NeedLegacy,
+var se03 = Check{ID: "SE-03", Level: Should, Source: "MCP Transports §Session 5 (MAY end, MUST 405 if not)", Rule: rule.DeleteEndsSession, Needs: NeedSessions | NeedLegacy,
+	Section: "MCP Transports 2025-11-25 §Session Management (a server MAY refuse DELETE with 405)", Keyword: "MAY", Binds: Server,
 	Line:     "DELETE ends a session",
 	Sends:    "DELETE on a live session",
 	Passes:   "a 2xx, or 405 (sessions cannot be ended; SE-04 then skips)",
