@@ -3,8 +3,9 @@
 # behind auth.RequireBearerToken, with its protected resource metadata
 # handler), the official TypeScript SDK (StreamableHTTPServerTransport,
 # stateful, no auth: its default) and mark3labs/mcp-go (StreamableHTTPServer,
-# no auth: it has none) each run with their defaults on 127.0.0.1, and
-# `rawmcp probe` checks each one.
+# no auth: it has none; v1.2.1 serves 2026-07-28 too, beside its sessions)
+# each run with their defaults on 127.0.0.1, and `rawmcp probe` checks each
+# one.
 #
 # Two servers that speak MCP 2026-07-28 follow (MODERN=0 skips them): the
 # official Go SDK's StreamableHTTPHandler with Stateless: true, and the
@@ -661,11 +662,15 @@ probe_trace() {
 	esac
 }
 
+# MODE says which revisions a server speaks: legacy (2025-11-25, the
+# default), modern (2026-07-28, sessionless; the legacy session table is
+# skipped) or both (mcp-go v1.2.1 serves 2026-07-28 beside its sessions).
+
 # exchanges NAME [TOKEN]: modern-exchanges.sh against $URL, every shape for
-# a modern server (MODE=modern), the L-01 pair for a legacy one.
+# a server that speaks 2026-07-28, the L-01 pair for a legacy one.
 exchanges() {
 	local name=$1 tok=${2:-} legacy=1
-	[ "${MODE:-legacy}" = modern ] && legacy=0
+	[ "${MODE:-legacy}" = legacy ] || legacy=0
 	rm -rf "$WORK/exchanges-$name"
 	echo "### raw exchanges: $name ($URL), in $WORK/exchanges-$name/"
 	LEGACY=$legacy bash "$HERE/modern-exchanges.sh" "$URL" "$WORK/exchanges-$name" $tok | redact
@@ -686,12 +691,12 @@ check() {
 		[ "${MODE:-legacy}" = modern ] || curl_table "$name" "${toks[@]}"
 		exchanges "$name" "${toks[0]:-}"
 	fi
-	if [ "$CONFORMANCE" = 1 ] && [ "${MODE:-legacy}" = modern ]; then
+	if [ "$CONFORMANCE" = 1 ] && [ "${MODE:-legacy}" != legacy ]; then
 		WORK="$WORK/conformance-$name" bash "$HERE/conformance-2026.sh" "$URL" || status=1
 	fi
 	if [ "$PROBE" = 1 ]; then
 		probe "$name" "$@"
-		[ "${MODE:-legacy}" = modern ] && probe_trace "$name" "$@"
+		[ "${MODE:-legacy}" = legacy ] || probe_trace "$name" "$@"
 	fi
 	if [ "$EXPLORE" != 0 ]; then explore "$name" "$@"; fi
 	# One server at a time: the next probe does not share the cores with it.
@@ -710,7 +715,7 @@ if [ "$TS_AUTH" = 1 ]; then
 fi
 
 start mcp-go "$WORK/bin/mcpgo"
-check mcp-go --
+MODE=both check mcp-go --
 
 if [ "$MODERN" = 1 ]; then
 	start go-sdk-stateless "$WORK/bin/gosdk-stateless"
