@@ -8,8 +8,9 @@
 #   bash cmd/rawmcp/testdata/modern-exchanges.sh URL OUTDIR [TOKEN]
 #   LEGACY=1 bash cmd/rawmcp/testdata/modern-exchanges.sh URL OUTDIR [TOKEN]
 #
-# Writes OUTDIR/<id>.txt (the full `curl -sS -i` exchange: request line,
-# headers and body sent, then the answer as received, bounded to 3 s) and
+# Writes OUTDIR/<id>.txt (the curl command as sent, without the
+# Authorization header TOKEN adds, then the answer as received, bounded to
+# 3 s) and
 # prints one line per exchange: id | HTTP status | Content-Type | JSON-RPC
 # error code (or "result") | body prefix. LEGACY=1 sends only the L-01 pair
 # (B(server/discover), then B(tools/list)). The URL must be on 127.0.0.1.
