@@ -692,7 +692,10 @@ check() {
 		exchanges "$name" "${toks[0]:-}"
 	fi
 	if [ "$CONFORMANCE" = 1 ] && [ "${MODE:-legacy}" != legacy ]; then
-		WORK="$WORK/conformance-$name" bash "$HERE/conformance-2026.sh" "$URL" || status=1
+		# One install of the suite for every server; each server's results kept.
+		WORK="$WORK/conformance" bash "$HERE/conformance-2026.sh" "$URL" || status=1
+		rm -rf "$WORK/conformance-$name"
+		cp -r "$WORK/conformance/results" "$WORK/conformance-$name"
 	fi
 	if [ "$PROBE" = 1 ]; then
 		probe "$name" "$@"
