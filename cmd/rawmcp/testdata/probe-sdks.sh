@@ -3,8 +3,16 @@
 # behind auth.RequireBearerToken, with its protected resource metadata
 # handler), the official TypeScript SDK (StreamableHTTPServerTransport,
 # stateful, no auth: its default) and mark3labs/mcp-go (StreamableHTTPServer,
-# no auth: it has none) each run with their defaults on 127.0.0.1, and
-# `rawmcp probe` checks each one.
+# no auth: it has none; v1.2.1 serves 2026-07-28 too, beside its sessions)
+# each run with their defaults on 127.0.0.1, and `rawmcp probe` checks each
+# one.
+#
+# Two servers that speak MCP 2026-07-28 follow (MODERN=0 skips them): the
+# official Go SDK's StreamableHTTPHandler with Stateless: true, and the
+# TypeScript SDK v2 (@modelcontextprotocol/server) through createMcpHandler,
+# mounted bare on node:http with toNodeHandler (its defaults: dual-era, no
+# Origin/Host middleware), each with one tool, echo. Their probe runs with
+# -json -trace: $WORK/probe-<server>.json and .trace (every exchange).
 #
 # The servers live in a scratch directory outside the repo (rawmcp itself
 # keeps go-cmp as its only dependency). Needs go, node >= 18 and npm.
@@ -17,7 +25,13 @@
 # on stdout redirected, or -html FILE). TS_AUTH=1 adds a fourth server: the TypeScript SDK with its
 # requireBearerAuth and mcpAuthMetadataRouter, as its example wires them.
 # CURL=1 prints a table of hand-made curl exchanges per server (the SDKs'
-# defaults, to compare with the probe); PROBE=0 skips the probe.
+# defaults, to compare with the probe); PROBE=0 skips the probe. With
+# CURL=1, modern-exchanges.sh also sends each server the request shapes of
+# the 2026-07-28 checks (the modern servers) or the L-01 pair (the legacy
+# ones, and `rawmcp serve`, started for that alone); every raw exchange in
+# $WORK/exchanges-<server>/<check id>.txt.
+# CONFORMANCE=1 runs conformance-2026.sh (the official suite's
+# server-stateless scenario) against each modern server.
 # PROBE_FLAGS (e.g. -strict) is passed to every probe run.
 # EXPLORE=N (default 100; 0 skips) also runs `rawmcp probe -explore N -seed
 # $EXPLORE_SEED` (default 1) against each server: its report in
@@ -43,8 +57,12 @@ PROBE_TIMEOUT=${PROBE_TIMEOUT:-600}
 GO_SDK=github.com/modelcontextprotocol/go-sdk@v1.8.0
 MCP_GO=github.com/mark3labs/mcp-go@v1.2.1
 TS_SDK=@modelcontextprotocol/sdk@1.32.2
+MODERN=${MODERN:-1}
+CONFORMANCE=${CONFORMANCE:-0}
+TS2_SDK=(@modelcontextprotocol/server@2.4.0 @modelcontextprotocol/node@2.1.2 zod@4.6.7)
+HERE="$REPO/cmd/rawmcp/testdata"
 
-mkdir -p "$WORK/gosdk" "$WORK/mcpgo" "$WORK/ts" "$WORK/bin"
+mkdir -p "$WORK/gosdk" "$WORK/mcpgo" "$WORK/ts" "$WORK/bin" "$WORK/gosdk-stateless" "$WORK/ts2"
 
 # --- 1. the three server programs -------------------------------------------
 cat >"$WORK/gosdk/main.go" <<'EOF'
@@ -313,6 +331,78 @@ app.delete('/mcp', auth, bySession);
 console.log(`listening ${mcpUrl.href}`);
 EOF
 
+cat >"$WORK/gosdk-stateless/main.go" <<'EOF'
+// Command gosdk-stateless: the official Go SDK's StreamableHTTPHandler with
+// Stateless: true (its 2026-07-28 serving; legacy requests get a
+// synthesized initialize), otherwise default options and no middleware.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+type echoArgs struct {
+	Text string `json:"text"`
+}
+
+func main() {
+	port := flag.Int("port", 0, "port on 127.0.0.1 (0: any free port)")
+	flag.Parse()
+	ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", *port))
+	if err != nil {
+		log.Fatal(err)
+	}
+	server := mcp.NewServer(&mcp.Implementation{Name: "go-sdk-stateless-probe-target", Version: "1.0.0"}, nil)
+	mcp.AddTool(server, &mcp.Tool{Name: "echo", Description: "returns its text"},
+		func(_ context.Context, _ *mcp.CallToolRequest, in echoArgs) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Text}}}, nil, nil
+		})
+	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
+		&mcp.StreamableHTTPOptions{Stateless: true})
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", handler)
+	fmt.Printf("listening http://%s/mcp\n", ln.Addr())
+	log.Fatal(http.Serve(ln, mux))
+}
+EOF
+
+cat >"$WORK/ts2/server.mjs" <<'EOF'
+// The TypeScript SDK v2: createMcpHandler with its defaults (2026-07-28,
+// and a stateless fallback for 2025 traffic), mounted bare on node:http
+// through toNodeHandler. No Origin/Host middleware: the entry is
+// validation-free by design and leaves that to the deployment.
+import { createServer } from 'node:http';
+import { z } from 'zod';
+import { McpServer, createMcpHandler } from '@modelcontextprotocol/server';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+
+const port = Number(process.env.PORT ?? 0);
+const factory = () => {
+  const server = new McpServer({ name: 'ts-sdk-v2-probe-target', version: '1.0.0' });
+  server.registerTool('echo', { description: 'returns its text', inputSchema: z.object({ text: z.string() }) },
+    async ({ text }) => ({ content: [{ type: 'text', text }] }));
+  return server;
+};
+const handler = toNodeHandler(createMcpHandler(factory));
+const http = createServer((req, res) => {
+  if (new URL(req.url, 'http://127.0.0.1').pathname !== '/mcp') {
+    res.writeHead(404).end();
+    return;
+  }
+  handler(req, res);
+});
+http.listen(port, '127.0.0.1', () => {
+  console.log(`listening http://127.0.0.1:${http.address().port}/mcp`);
+});
+EOF
+
 # --- 2. dependencies, pinned ------------------------------------------------
 (
 	cd "$WORK/gosdk"
@@ -333,7 +423,22 @@ EOF
 	[ -f package.json ] || echo '{"name":"probesdks-ts","private":true,"type":"module"}' >package.json
 	npm install --no-audit --no-fund --silent "$TS_SDK"
 )
-if [ "$PROBE" = 1 ] || [ "$EXPLORE" != 0 ]; then
+if [ "$MODERN" = 1 ]; then
+	(
+		cd "$WORK/gosdk-stateless"
+		[ -f go.mod ] || go mod init probesdks/gosdkstateless >/dev/null 2>&1
+		go get "$GO_SDK" >/dev/null 2>&1
+		go mod tidy >/dev/null 2>&1
+		go build -o "$WORK/bin/gosdk-stateless" .
+	)
+	(
+		cd "$WORK/ts2"
+		[ -f package.json ] || echo '{"name":"probesdks-ts2","private":true,"type":"module"}' >package.json
+		# The v2 server needs Node >= 20.
+		npm install --no-audit --no-fund --silent --save-exact "${TS2_SDK[@]}"
+	)
+fi
+if [ "$PROBE" = 1 ] || [ "$EXPLORE" != 0 ] || [ "$CURL" = 1 ]; then
 	(cd "$REPO" && go build -o "$WORK/bin/rawmcp" ./cmd/rawmcp)
 fi
 
@@ -539,6 +644,38 @@ explore() {
 	esac
 }
 
+# probe_trace NAME ARGS...: `rawmcp probe -json -trace` against $URL: the
+# JSON report in $WORK/probe-NAME.json, every exchange in .trace.
+probe_trace() {
+	local name=$1 rc=0
+	shift
+	# shellcheck disable=SC2086
+	timeout "$PROBE_TIMEOUT" "$WORK/bin/rawmcp" probe -url "$URL" "$@" $PROBE_FLAGS -json -trace \
+		>"$WORK/probe-$name.json" 2>"$WORK/probe-$name.trace" || rc=$?
+	echo "### probe -json -trace: $name ($URL), exit $rc, $WORK/probe-$name.json and .trace"
+	case $rc in
+	0 | 1) ;;
+	*)
+		echo "$name: the probe did not run to the end (exit $rc)" >&2
+		status=1
+		;;
+	esac
+}
+
+# MODE says which revisions a server speaks: legacy (2025-11-25, the
+# default), modern (2026-07-28, sessionless; the legacy session table is
+# skipped) or both (mcp-go v1.2.1 serves 2026-07-28 beside its sessions).
+
+# exchanges NAME [TOKEN]: modern-exchanges.sh against $URL, every shape for
+# a server that speaks 2026-07-28, the L-01 pair for a legacy one.
+exchanges() {
+	local name=$1 tok=${2:-} legacy=1
+	[ "${MODE:-legacy}" = legacy ] || legacy=0
+	rm -rf "$WORK/exchanges-$name"
+	echo "### raw exchanges: $name ($URL), in $WORK/exchanges-$name/"
+	LEGACY=$legacy bash "$HERE/modern-exchanges.sh" "$URL" "$WORK/exchanges-$name" $tok | redact
+}
+
 # check NAME [TOKEN TOKEN2] -- ARGS...: the curl table and the probe for $URL.
 check() {
 	local name=$1
@@ -549,8 +686,21 @@ check() {
 		shift
 	done
 	shift
-	if [ "$CURL" = 1 ]; then curl_table "$name" "${toks[@]}"; fi
-	if [ "$PROBE" = 1 ]; then probe "$name" "$@"; fi
+	if [ "$CURL" = 1 ]; then
+		# The legacy session table makes no sense against a modern-only path.
+		[ "${MODE:-legacy}" = modern ] || curl_table "$name" "${toks[@]}"
+		exchanges "$name" "${toks[0]:-}"
+	fi
+	if [ "$CONFORMANCE" = 1 ] && [ "${MODE:-legacy}" != legacy ]; then
+		# One install of the suite for every server; each server's results kept.
+		WORK="$WORK/conformance" bash "$HERE/conformance-2026.sh" "$URL" || status=1
+		rm -rf "$WORK/conformance-$name"
+		cp -r "$WORK/conformance/results" "$WORK/conformance-$name"
+	fi
+	if [ "$PROBE" = 1 ]; then
+		probe "$name" "$@"
+		[ "${MODE:-legacy}" = legacy ] || probe_trace "$name" "$@"
+	fi
 	if [ "$EXPLORE" != 0 ]; then explore "$name" "$@"; fi
 	# One server at a time: the next probe does not share the cores with it.
 	stop
@@ -568,7 +718,29 @@ if [ "$TS_AUTH" = 1 ]; then
 fi
 
 start mcp-go "$WORK/bin/mcpgo"
-check mcp-go --
+MODE=both check mcp-go --
+
+if [ "$MODERN" = 1 ]; then
+	start go-sdk-stateless "$WORK/bin/gosdk-stateless"
+	MODE=modern check go-sdk-stateless --
+
+	start ts-sdk-v2 env PORT=0 node "$WORK/ts2/server.mjs"
+	MODE=modern check ts-sdk-v2 --
+fi
+
+# rawmcp serve, a 2025-11-25 server: only the L-01 pair, to set beside the SDKs'.
+if [ "$CURL" = 1 ]; then
+	"$WORK/bin/rawmcp" serve >"$WORK/rawmcp-serve.out" 2>"$WORK/rawmcp-serve.log" &
+	SERVER_PID=$!
+	for _ in $(seq 100); do
+		[ -s "$WORK/rawmcp-serve.out" ] && break
+		sleep 0.1
+	done
+	URL=$(head -n 1 "$WORK/rawmcp-serve.out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["url"])')
+	SERVE_TOKEN=$(head -n 1 "$WORK/rawmcp-serve.out" | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+	TOKEN=$SERVE_TOKEN exchanges rawmcp-serve "$SERVE_TOKEN"
+	stop
+fi
 
 if [ "$status" -eq 0 ]; then echo "every probe ran"; else echo "a probe did not run: FAIL"; fi
 exit "$status"
