@@ -71,7 +71,7 @@ const (
 var table = []Rule{
 	// HTTP core.
 	{BareLF, PROFILE, "RFC 9112 §2.2 (allows bare LF)", "a bare LF ended a line: the profile accepts CRLF only (400, close)"},
-	{RequestLineSyntax, PROFILE, "RFC 9112 §3 (allows leniency)", "the request line must be exactly METHOD SP target SP HTTP/1.1 (400, close)"},
+	{RequestLineSyntax, PROFILE, "RFC 9112 §3 (allows leniency)", "the request line must be exactly METHOD SP target SP HTTP/1.1 or HTTP/1.0 (400, close; another well-formed version is 505 by H-50)"},
 	{NeverRepaired, PROFILE, "RFC 9112 §2.2, §5.2 (allow repair)", "obs-fold, bare CR or whitespace after the request line is never repaired (400, close)"},
 	{ControlByteInValue, PROFILE, "RFC 9110 §5.5", "a control byte other than HTAB in a field value (400, close)"},
 	{DuplicateSingleton, PROFILE, "RFC 9110 §5.3, §8.6", "a singleton field appeared twice, even with equal values (400, close)"},
