@@ -114,3 +114,49 @@ func TestREADMENamesCode(t *testing.T) {
 		t.Fatalf("checked %d names: the README's tables were not found", checked)
 	}
 }
+
+// TestREADMEMapListsEveryPackage: the README's "Map of the tree" has a row
+// for every package of the module (a folder with a non-test .go file) and
+// no row for a folder that holds none, so a new package cannot go
+// unexplained and a moved one cannot leave its row behind.
+func TestREADMEMapListsEveryPackage(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(readme)
+	start := strings.Index(text, "## Map of the tree")
+	if start < 0 {
+		t.Fatal("README has no Map of the tree section")
+	}
+	text = text[start+len("## Map of the tree"):]
+	if end := strings.Index(text, "\n## "); end >= 0 {
+		text = text[:end]
+	}
+	mapped := map[string]bool{}
+	for _, line := range strings.Split(text, "\n") {
+		if m := mapRow.FindStringSubmatch(line); m != nil {
+			mapped[m[1]] = true
+		}
+	}
+	packages := map[string]bool{}
+	for pkg := range sourceImports(t, "..") {
+		packages[pkg] = true
+	}
+	if len(packages) < 10 || len(mapped) < 10 {
+		t.Fatalf("%d packages, %d map rows: the walk or the table was not found", len(packages), len(mapped))
+	}
+	for pkg := range packages {
+		if !mapped[pkg] {
+			t.Errorf("package %s/ has no row in the README's map", pkg)
+		}
+	}
+	for dir := range mapped {
+		if !packages[dir] {
+			t.Errorf("the README's map lists %s/, which is not a package of the module", dir)
+		}
+	}
+}
+
+// mapRow is a row of the map: its first cell is a folder, `path/`.
+var mapRow = regexp.MustCompile("^\\| `([\\w/]+)/` \\|")

@@ -70,7 +70,8 @@
 //
 // This matches the receive order of the profile (T-P14): framing and size
 // first, everything the server checks afterwards (Origin, path, method,
-// Accept, Content-Type) is outside the parser. [Request.Accepts] and
+// Accept, Content-Type) is outside the parser. [Request.AcceptsBoth] (the
+// server's two media types in one pass), [Request.Accepts] and
 // [ContentTypeIs] are the helpers for the Accept (T-P02) and Content-Type
 // (T-P01) checks.
 //

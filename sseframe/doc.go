@@ -4,9 +4,10 @@
 // Transports §2.1 item 6, §2.4).
 //
 // The encoder, AppendEvent and AppendComment, appends to a caller-owned
-// buffer and refuses any value that would change the framing: an id, type
-// or data value carrying CR, LF or NUL would end the line early and let the
-// value forge fields of its own (S-14). Ids are further held to the profile's
+// buffer and refuses any value that would change the framing: an id or
+// type carrying CR, LF or NUL, or data carrying CR or NUL, would end the
+// line early and let the value forge fields of its own (S-14). Data may
+// hold LF: each line of it becomes a data line of its own. Ids are further held to the profile's
 // visible-ASCII rule (S-P01) so that a client can echo them back in a
 // Last-Event-ID header unchanged; ValidID is that rule, for the server to
 // check an incoming header with.

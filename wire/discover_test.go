@@ -8,7 +8,7 @@ import (
 
 // TestServerDiscoverIsRefusedFast: the 2026 draft's server/discover, which
 // some SDK clients POST first, gets an immediate 400 and creates no
-// session, so the client falls back to initialize (issue 3, item 2).
+// session, so the client falls back to initialize.
 func TestServerDiscoverIsRefusedFast(t *testing.T) {
 	f := startFixture(t, nil)
 	discover := `{"jsonrpc":"2.0","id":0,"method":"server/discover","params":{}}`

@@ -8,7 +8,7 @@
 //	rawmcp attack [-v] [-trace]      the probe's catalogue and the fixture's attacks: BLOCK or PENETRATED
 //	rawmcp experiments [-trace] [N]  the profile's ten step-by-step experiments, or one
 //	rawmcp serve [flags]             /mcp on 127.0.0.1 for real MCP clients and curl
-//	rawmcp bench -url URL [flags]    load a Streamable HTTP server on loopback (package wire/loadgen)
+//	rawmcp bench -url URL [flags]    load a Streamable HTTP server on loopback (package wire/client/loadgen)
 //	rawmcp probe -url URL [flags]    run the check catalogue against any MCP endpoint, http or https
 //	rawmcp help
 //
@@ -29,7 +29,8 @@
 // package rawmcp/wire/scenario (probe: rawmcp/wire/client/probe).
 //
 // Not supported:
-//   - listening anywhere but 127.0.0.1, TLS, or a path other than /mcp;
+//   - listening anywhere but 127.0.0.1, or TLS (behind a proxy that
+//     terminates TLS, serve -public-url names the public URL and its path);
 //   - reading tokens from the environment or prompting for them: a token
 //     file or the generated demo token;
 //   - running the demo, attacks or experiments against another server

@@ -107,7 +107,7 @@ type probeDoc struct {
 	Counts map[string]int `json:"counts"`
 }
 
-// TestProbeServePassesEveryCheck is the issue's proof: `rawmcp probe
+// TestProbeServePassesEveryCheck is the deployment's end-to-end check: `rawmcp probe
 // -strict` against `rawmcp serve` with two principals and the named
 // tokens passes every check (PV-04 is info; the deployment group and the
 // 2026-07-28 group below),
@@ -157,7 +157,7 @@ func TestProbeServePassesEveryCheck(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("verdicts (-want +got):\n%s", diff)
 	}
-	// The issue bounds the run at 60 s; a time is reported, never asserted
+	// The run should take under 60 s; a time is reported, never asserted
 	// (a loaded machine is not a failure).
 	t.Logf("the probe ran in %s", elapsed)
 	page, err := os.ReadFile(html)

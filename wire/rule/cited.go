@@ -92,6 +92,7 @@ const (
 	ContentTooLarge            ID = "H-36"
 	ConnectionCloseHonoured    ID = "H-37"
 	CloseAfterClose            ID = "H-38"
+	HTTP10Closes               ID = "H-39"
 	CloseOnEveryResponse       ID = "H-40"
 	PipelinedInOrder           ID = "H-41"
 	StatusLineSpace            ID = "H-42"
@@ -199,6 +200,7 @@ var citedTable = []Rule{
 	{ContentTooLarge, MAY, "RFC 9110 §15.5.14", "Content over the limit → 413 (then MAY close); Retry-After SHOULD if temporary"},
 	{ConnectionCloseHonoured, MUST, "RFC 9112 §9.6", "Connection: close in a request → close after that response; no further requests processed"},
 	{CloseAfterClose, MUST, "RFC 9112 §9.6", "After the server sends Connection: close it closes and processes nothing more"},
+	{HTTP10Closes, MUST, "RFC 9112 §9.3; RFC 9110 §6.2", "an HTTP/1.0 request is answered once, as HTTP/1.1 with Connection: close, never chunked, and the connection closed: keep-alive is not honoured"},
 	{CloseOnEveryResponse, MUST, "RFC 9112 §9.3", "A server not keeping connections sends Connection: close on every non-1xx response"},
 	{PipelinedInOrder, MUST, "RFC 9112 §9.3.2", "Pipelined requests answered in order"},
 	{StatusLineSpace, MUST, "RFC 9112 §4", "Status line always has the SP after the status code"},

@@ -9,7 +9,6 @@ const (
 	MethodNotToken       ID = "H-08"
 	MethodTooLong        ID = "H-09"
 	HostRequired         ID = "H-15"
-	HTTP10Closes         ID = "H-39"
 	SpaceBeforeColon     ID = "H-17"
 	FieldNameNotToken    ID = "H-21"
 	ContentLengthSyntax  ID = "H-24"
@@ -71,7 +70,7 @@ const (
 var table = []Rule{
 	// HTTP core.
 	{BareLF, PROFILE, "RFC 9112 §2.2 (allows bare LF)", "a bare LF ended a line: the profile accepts CRLF only (400, close)"},
-	{RequestLineSyntax, PROFILE, "RFC 9112 §3 (allows leniency)", "the request line must be exactly METHOD SP target SP HTTP/1.1 (400, close)"},
+	{RequestLineSyntax, PROFILE, "RFC 9112 §3 (allows leniency)", "the request line must be exactly METHOD SP target SP HTTP/1.1 or HTTP/1.0 (400, close; another well-formed version is 505 by H-50)"},
 	{NeverRepaired, PROFILE, "RFC 9112 §2.2, §5.2 (allow repair)", "obs-fold, bare CR or whitespace after the request line is never repaired (400, close)"},
 	{ControlByteInValue, PROFILE, "RFC 9110 §5.5", "a control byte other than HTAB in a field value (400, close)"},
 	{DuplicateSingleton, PROFILE, "RFC 9110 §5.3, §8.6", "a singleton field appeared twice, even with equal values (400, close)"},
@@ -81,7 +80,6 @@ var table = []Rule{
 	{ExactRouting, PROFILE, "choice", "routing is an exact, case-sensitive match on the raw path (404)"},
 	{MethodNotServed, PROFILE, "RFC 9110 §9.1, §15.5.6", "a standard method that /mcp does not serve: 405 with Allow; an unknown method is 501"},
 	{HostRequired, MUST, "RFC 9112 §3.2", "a request needs exactly one valid Host (400); HTTP/1.0 too, by the profile's choice: without Host the DNS-rebinding check has nothing to judge"},
-	{HTTP10Closes, MUST, "RFC 9112 §9.3; RFC 9110 §6.2", "an HTTP/1.0 request is answered once, as HTTP/1.1 with Connection: close, never chunked, and the connection closed: keep-alive is not honoured"},
 	{SpaceBeforeColon, MUST, "RFC 9112 §5.1", "whitespace between a field name and its colon is refused, never stripped (400, close)"},
 	{FieldNameNotToken, MUST, "RFC 9110 §5.1, §5.6.2", "a field name must be a non-empty token (400, close)"},
 	{GrammarViolation, SHOULD, "RFC 9112 §2.2; RFC 9110 §7.6.1", "a field line without a colon or a Connection option that is not a token breaks the grammar (400, close)"},

@@ -15,12 +15,14 @@
 //     experiments: one change each, a predicted status and rule, the
 //     observed status line, the fields that matter and the rule that
 //     decided.
-//   - Serve wires Policy, session Table and Server for real clients.
+//   - Serve starts a server put together by package assemble (policy,
+//     session table, wire.Server) for real clients, and logs and traces it.
 //
-// Requests are built by wire/client's MCP builder (steps.go), a step
-// changing exactly one field with Set or Drop, and checked independently
-// of the server's code (check.go): the expected bodies and fields are the
-// client's own, so a change on either side shows.
+// Requests are built by wire/client's MCP builder (client.MCP, used in
+// steps.go), a step changing exactly one field with Set or Drop, and
+// checked independently of the server's code (check.go): the expected
+// bodies and fields are the client's own, so a change on either side
+// shows.
 //
 // With RunOptions.Trace every exchange is printed like curl -v, bytes as
 // sent (a bare LF or an obs-fold stays visible), each response annotated
