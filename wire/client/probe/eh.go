@@ -195,6 +195,8 @@ func sniffable(x Exchange) string {
 		nosniff = nosniff || strings.EqualFold(strings.TrimSpace(v), "nosniff")
 	}
 	switch {
+	case (mt == "text/html" || mt == "application/xhtml+xml") && scriptsForbidden(x.resp.Values("Content-Security-Policy")):
+		return "" // a page no script can run in: what it shows is inert
 	case (mt == "text/html" || mt == "application/xhtml+xml") && nosniff:
 		return "is HTML (nosniff does not stop a browser rendering it)"
 	case mt == "text/html" || mt == "application/xhtml+xml":
@@ -207,4 +209,27 @@ func sniffable(x Exchange) string {
 		return "has no Content-Type and no nosniff (a browser may sniff it)"
 	}
 	return "is " + mt + " without nosniff (a browser may sniff it)"
+}
+
+// scriptsForbidden reports a Content-Security-Policy under which a page
+// runs no script: script-src 'none', or default-src 'none' without a
+// script-src (web routers' default error pages send the latter).
+func scriptsForbidden(policies []string) bool {
+	for _, policy := range policies {
+		directives := map[string]string{}
+		for _, d := range strings.Split(policy, ";") {
+			name, value, _ := strings.Cut(strings.TrimSpace(d), " ")
+			directives[strings.ToLower(name)] = strings.TrimSpace(value)
+		}
+		if src, ok := directives["script-src"]; ok {
+			if src == "'none'" {
+				return true
+			}
+			continue
+		}
+		if directives["default-src"] == "'none'" {
+			return true
+		}
+	}
+	return false
 }

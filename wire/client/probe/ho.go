@@ -60,7 +60,7 @@ var ho04 = Check{ID: "HO-04", Level: Must, Source: "MCP Transports §Security wa
 	Line:     "Origin: null refused",
 	Sends:    "initialize with Origin: null",
 	Passes:   "403 only",
-	Sessions: 1, run: runHO04}
+	Sessions: 1, After: []string{"HO-02"}, run: runHO04}
 
 func runHO04(t *checkRun) outcome {
 	return t.originRefused("null")
@@ -86,7 +86,7 @@ var ho03 = Check{ID: "HO-03", Level: Must, Source: "MCP Transports (\"all incomi
 	Line:     "Origin checked on GET and DELETE too",
 	Sends:    "GET and DELETE on a live session with Origin: http://evil.example, then a ping",
 	Passes:   "403 to each (405 accepted: not served) and the session still works",
-	Sessions: 1, Opens: 1, run: runHO03}
+	Sessions: 1, Opens: 1, After: []string{"HO-02"}, run: runHO03}
 
 func runHO03(t *checkRun) outcome {
 	s := t.session

@@ -40,6 +40,9 @@ type packaged struct {
 	bareAuth bool
 	// nosniff: every answer carries X-Content-Type-Options: nosniff.
 	nosniff bool
+	// inertPages: the router's HTML pages carry Content-Security-Policy:
+	// default-src 'none', as Express's default error page does.
+	inertPages bool
 	// bodyLimit refuses bodies over it with the router's 413 page (0: no
 	// limit of the server's own).
 	bodyLimit int64
@@ -81,6 +84,9 @@ func (p *packaged) serve(w http.ResponseWriter, r *http.Request) {
 	if len(p.hosts) > 0 && !contains(p.hosts, r.Host) {
 		http.Error(w, "Invalid Host header", http.StatusForbidden)
 		return
+	}
+	if p.inertPages {
+		w.Header().Set("Content-Security-Policy", "default-src 'none'")
 	}
 	if r.URL.Path != "/mcp" {
 		routerNotFound(w, r)

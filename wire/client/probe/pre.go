@@ -40,6 +40,7 @@ func runPRE01(t *checkRun) outcome {
 	case r.status() == 401:
 		return t.errored("the target requires a token (initialize answered 401): give -token")
 	}
+	p.pace = r.elapsed
 	info, caps, legacyFault := initializeResult(r, id)
 	p.legacy = legacyFault == ""
 	disc, modern := t.discover("server/discover (MCP " + modernVersion + ")")

@@ -132,11 +132,12 @@ type prober struct {
 	markers markers
 
 	// What the preflight learned.
-	auth        bool   // the target refuses a request without a token
-	legacy      bool   // initialize is served (MCP 2025-11-25)
-	modern      bool   // server/discover is served (MCP 2026-07-28)
-	version     string // negotiated protocol version
-	sampleID    string // a session id the target issued ("" if none)
+	auth        bool          // the target refuses a request without a token
+	legacy      bool          // initialize is served (MCP 2025-11-25)
+	modern      bool          // server/discover is served (MCP 2026-07-28)
+	version     string        // negotiated protocol version
+	sampleID    string        // a session id the target issued ("" if none)
+	pace        time.Duration // how long PRE-01's initialize took to be answered whole
 	server      json.RawMessage
 	listMethods []string // list methods the server declares, e.g. "resources/list"
 
