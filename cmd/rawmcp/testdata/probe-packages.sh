@@ -56,6 +56,7 @@
 #
 #   WORK=/tmp/pp bash cmd/rawmcp/testdata/probe-packages.sh   (from the repo)
 #   ONLY="everything notion" ...   runs only these (the names in PACKAGES)
+#   RAWMCP=path/to/rawmcp ...      probes with that binary instead of building one
 set -euo pipefail
 
 REPO=${REPO:-$(cd "$(dirname "$0")/../../.." && pwd)}
@@ -85,6 +86,7 @@ SERVER=""
 cleanup() {
 	if [ -n "$SERVER" ]; then kill "$SERVER" 2>/dev/null || true; fi
 	wait 2>/dev/null || true
+	rm -f "$WORK/rawmcp.$$"
 }
 trap cleanup EXIT
 
@@ -97,8 +99,12 @@ command -v curl >/dev/null || {
 	echo "needs curl" >&2
 	exit 2
 }
-echo "building rawmcp from $REPO"
-(cd "$REPO" && go build -o "$WORK/rawmcp" ./cmd/rawmcp)
+if [ -n "${RAWMCP:-}" ]; then
+	cp "$RAWMCP" "$WORK/rawmcp.$$"
+else
+	echo "building rawmcp from $REPO"
+	(cd "$REPO" && go build -o "$WORK/rawmcp.$$" ./cmd/rawmcp)
+fi
 
 # loopback.cjs: a listen() without an address, or on every interface,
 # listens on 127.0.0.1 instead.
@@ -201,7 +207,7 @@ for entry in "${PACKAGES[@]}"; do
 	auth=("${RESOLVE[@]}")
 	if [ -n "$TOKEN" ]; then auth+=(-token "$TOKEN"); fi
 	if [ ${#RESOLVE[@]} -gt 0 ]; then
-		timeout $PROBE_TIMEOUT "$WORK/rawmcp" probe -url "http://127.0.0.1:$port/mcp" >"$REPORT/at-127.0.0.1.txt" 2>&1 || true
+		timeout $PROBE_TIMEOUT "$WORK/rawmcp.$$" probe -url "http://127.0.0.1:$port/mcp" >"$REPORT/at-127.0.0.1.txt" 2>&1 || true
 	fi
 	curl_auth=(--resolve "localhost:$port:127.0.0.1")
 	if [ -n "$TOKEN" ]; then curl_auth+=(-H "Authorization: Bearer $TOKEN"); fi
@@ -212,10 +218,10 @@ for entry in "${PACKAGES[@]}"; do
 		"${curl_auth[@]}" --data "$INIT" >"$REPORT/origin.txt" 2>&1 || true
 
 	start=$(date +%s.%N)
-	timeout $PROBE_TIMEOUT "$WORK/rawmcp" probe -json -trace "${auth[@]}" -url "$URL" \
+	timeout $PROBE_TIMEOUT "$WORK/rawmcp.$$" probe -json -trace "${auth[@]}" -url "$URL" \
 		>"$REPORT/report.json" 2>"$REPORT/trace.txt" && code=0 || code=$?
 	mid=$(date +%s.%N)
-	timeout $PROBE_TIMEOUT "$WORK/rawmcp" probe "${auth[@]}" -url "$URL" \
+	timeout $PROBE_TIMEOUT "$WORK/rawmcp.$$" probe "${auth[@]}" -url "$URL" \
 		>"$REPORT/report.txt" 2>&1 && code2=0 || code2=$?
 	end=$(date +%s.%N)
 	printf 'json+trace run: %.1f s, exit %d\ntext run: %.1f s, exit %d\n' \
