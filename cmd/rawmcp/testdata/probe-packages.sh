@@ -7,11 +7,11 @@
 # nobody here wrote: every verdict it reports on them should be one the raw
 # exchange (kept by -trace) shows.
 #
-# The packages, by downloads a month on the registry (the figure its
-# download counts give, as listed when they were chosen: a monthly count
-# is what users install, where the search's popularity score mixes in
-# stars and freshness), keeping those that serve Streamable HTTP themselves
-# or put a stdio server on it, and that start without a remote service:
+# The packages, by downloads in a month (the registry's download counts, as
+# of 2026-12): a count of installs is what users run, where the search's
+# popularity score mixes in other signals. Of the MCP packages with the most
+# downloads, those kept serve Streamable HTTP themselves or put a stdio
+# server on it, and start without a remote service:
 #   @playwright/mcp          6.3 M   browser automation; --port serves /mcp
 #   @upstash/context7-mcp    1.4 M   library docs; --transport http
 #   mcp-proxy                1.2 M   stdio server on /mcp; here in front of
@@ -41,18 +41,19 @@
 #
 # For each package@version, under $WORK/reports/<pkg>@<version>/ (a scoped
 # name keeps its slash as a folder):
-#   report.txt    the probe's table           (rawmcp probe URL)
-#   report.json   the same run as JSON, with  (rawmcp probe -json -trace URL)
-#   trace.txt     every exchange of that run, as curl -v would show it
+#   report.txt    the probe's table, from a second run   (rawmcp probe URL)
+#   report.json   the first run, as JSON     (rawmcp probe -json -trace URL)
+#   trace.txt     every exchange of the first run, as curl -v shows one
 #   origin.txt    curl's initialize with a foreign Origin: what HO-02 judges
 #   server.log    what the server printed
 #   timing.txt    seconds each probe run took
 #
 # Packages install with --ignore-scripts: no install step downloads a browser
-# or a binary (tools/list needs none). Not run by CI (it installs from the
-# registry and takes minutes). Bounded:
-# every process runs under `timeout`, every probe has a limit, and every
-# server is stopped when its runs end.
+# or a binary (tools/list needs none). Fixed ports below 32768, outside the
+# ephemeral range that test suites' listeners draw from. Not run by CI (it
+# installs from the registry and takes minutes). Bounded: every process runs
+# under `timeout`, every probe has a limit, and every server is stopped when
+# its runs end.
 #
 #   WORK=/tmp/pp bash cmd/rawmcp/testdata/probe-packages.sh   (from the repo)
 #   ONLY="everything notion" ...   runs only these (the names in PACKAGES)
