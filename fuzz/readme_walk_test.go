@@ -15,12 +15,6 @@ import (
 	"testing"
 )
 
-// pendingRows are walk rows that describe the connection's receive as it
-// is being rewritten: row 2 names socket.receive, which only row 3's
-// conn.readable calls. TestREADMEWalkIsOnThePath logs their findings
-// instead of failing; empty it once the rows describe the new code.
-var pendingRows = map[string]bool{"2": true}
-
 // TestREADMEWalkIsOnThePath: each function a row of "Follow one POST"
 // names is reached, in the module's static call graph (non-test code
 // only), from a function an earlier row names, by a path through no
@@ -68,12 +62,7 @@ func TestREADMEWalkIsOnThePath(t *testing.T) {
 			if reached[key] {
 				continue
 			}
-			msg := "README's walk, row %s: %s is not called on the path from the earlier rows (%s)"
-			if pendingRows[rows[i].label] {
-				t.Logf("pending: "+msg, rows[i].label, key, strings.Join(from, ", "))
-				continue
-			}
-			t.Errorf(msg, rows[i].label, key, strings.Join(from, ", "))
+			t.Errorf("README's walk, row %s: %s is not called on the path from the earlier rows (%s)", rows[i].label, key, strings.Join(from, ", "))
 		}
 	}
 }
