@@ -690,6 +690,7 @@ var v220 = Check{ID: "V2-20", Level: Should, Source: "MCP 2026-07-28 Transports 
 	Line:   "GET answered 405",
 	Sends:  "GET with Accept: text/event-stream and MCP-Protocol-Version: 2026-07-28",
 	Passes: "405 with Allow naming POST; on a target that also speaks 2025-11-25 another answer is reported, not judged; the official suite does not test it",
+	After:  []string{"MM-05"}, // a 405 without Allow is MM-05's finding, once
 	run:    func(t *checkRun) outcome { return t.noLongerServed("GET") }}
 
 // V2-21: DELETE is gone.
@@ -698,6 +699,7 @@ var v221 = Check{ID: "V2-21", Level: Should, Source: "MCP 2026-07-28 Transports 
 	Line:   "DELETE answered 405",
 	Sends:  "DELETE with Mcp-Session-Id: rawmcp-probe",
 	Passes: "405 with Allow naming POST; on a target that also speaks 2025-11-25 another answer is reported, not judged; the official suite does not test it",
+	After:  []string{"MM-05"}, // a 405 without Allow is MM-05's finding, once
 	run: func(t *checkRun) outcome {
 		return t.noLongerServed("DELETE", set("Mcp-Session-Id", "rawmcp-probe"))
 	}}
