@@ -22,11 +22,7 @@ func bufferingFault(x Exchange) (fault string, behindNginx bool) {
 	}
 	var faults []string
 	accel, _ := x.resp.Get("X-Accel-Buffering")
-	// An answer framed by Content-Length is whole when it is sent: a hop
-	// that buffers it delays nothing a client waits for, so only a stream
-	// (chunked, or to the close) needs the header.
-	_, whole := x.resp.Get("Content-Length")
-	if !strings.EqualFold(strings.TrimSpace(accel), "no") && !behindNginx && !whole {
+	if !strings.EqualFold(strings.TrimSpace(accel), "no") && !behindNginx {
 		faults = append(faults, "no X-Accel-Buffering: no")
 	}
 	if !cacheControlForbidsStore(x.resp.Values("Cache-Control")) {

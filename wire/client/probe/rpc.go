@@ -91,7 +91,13 @@ func (t *checkRun) open(authorization string, bare bool) (*session, *outcome) {
 	req, id := t.initialize(withAuthorization(authorization))
 	r := t.send("open a session: initialize", req.Bytes(), toResponse, 0)
 	if !r.isResult(id) {
-		o := t.errored("could not open a session: initialize %s", r.describe())
+		why := r.describe()
+		if r.resp != nil && is2xx(r.status()) && !r.ended {
+			// The stream was served but slow: the target's pace, not a
+			// refusal, and -timeout is the remedy.
+			why += ", but its result had not come " + t.p.timeout().String() + " later (a slow target: give a longer -timeout)"
+		}
+		o := t.errored("could not open a session: initialize %s", why)
 		return nil, &o
 	}
 	s := t.issued(r, authorization)

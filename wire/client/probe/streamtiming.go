@@ -71,12 +71,27 @@ func (s streamTiming) String() string {
 	return d
 }
 
-// watchStream sends raw on a fresh connection and times the head and the
-// first body bytes, within watch; it records the exchange with the times.
-func (t *checkRun) watchStream(step string, raw []byte, watch time.Duration) streamTiming {
+// watchBoth watches two streams at once, so a pair costs one watch, and
+// records them in order.
+func (t *checkRun) watchBoth(stepA string, rawA []byte, stepB string, rawB []byte, watch time.Duration) (a, b streamTiming) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		b = t.p.watch(rawB, watch)
+	}()
+	a = t.p.watch(rawA, watch)
+	<-done
+	t.recordTiming(stepA, rawA, a)
+	t.recordTiming(stepB, rawB, b)
+	return a, b
+}
+
+// watch is watchStream's exchange, recording nothing: it touches no
+// check state, so two may run at once.
+func (p *prober) watch(raw []byte, watch time.Duration) streamTiming {
 	tm := streamTiming{r: &reply{}, head: -1, first: -1}
 	r := tm.r
-	c := t.p.streamClient()
+	c := p.streamClient()
 	defer c.Close()
 	start := time.Now()
 	if r.err = c.Send(raw); r.err == nil {
@@ -95,13 +110,18 @@ func (t *checkRun) watchStream(step string, raw []byte, watch time.Duration) str
 		}
 	}
 	r.elapsed = time.Since(start)
+	return tm
+}
+
+// recordTiming records a watched exchange with its times.
+func (t *checkRun) recordTiming(step string, raw []byte, tm streamTiming) {
+	r := tm.r
 	t.record(step, raw, r)
 	if r.resp != nil {
 		note := "\n! " + tm.String()
 		t.exchanges[r.index].Response += note
 		t.traceNote(strings.TrimPrefix(note, "\n"))
 	}
-	return tm
 }
 
 // streamClient is a connection to the target for a check that reads a
