@@ -838,7 +838,10 @@ var v224 = Check{ID: "V2-24", Level: Must, Source: "MCP 2026-07-28 Transports §
 	Line:   "Foreign Origin refused on the modern path",
 	Sends:  "server/discover with Origin: http://evil.example; then with Host: evil.example (no Origin)",
 	Passes: "403 to the Origin (MUST); a 4xx to the Host (H); the official suite sends both at once and accepts any 4xx",
-	run:    runV224}
+	// On a dual-era target whose 2025-11-25 path serves a foreign Origin,
+	// the missing check is HO-02's finding, reported once.
+	After: []string{"HO-02"},
+	run:   runV224}
 
 func runV224(t *checkRun) outcome {
 	if _, _, o := t.control("server/discover", ""); o != nil {
