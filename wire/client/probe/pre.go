@@ -3,7 +3,6 @@ package probe
 import (
 	"encoding/json"
 	"fmt"
-	"net"
 	"strings"
 
 	"rawmcp/wire/rule"
@@ -212,10 +211,9 @@ func (t *checkRun) hostRefused(r *reply) string {
 // the other way (localhost for 127.0.0.1, and back), "" for a host that
 // is not one of the two.
 func otherLoopbackName(host string) string {
-	name, port, err := net.SplitHostPort(host)
-	if err != nil {
-		name, port = host, ""
-	}
+	// Neither name holds a colon, so the first one ends the name; an
+	// IPv6 literal ("[::1]:PORT") matches neither and gets "".
+	name, port, hasPort := strings.Cut(host, ":")
 	switch strings.ToLower(name) {
 	case "127.0.0.1":
 		name = "localhost"
@@ -224,10 +222,10 @@ func otherLoopbackName(host string) string {
 	default:
 		return ""
 	}
-	if port == "" {
+	if !hasPort {
 		return name
 	}
-	return net.JoinHostPort(name, port)
+	return name + ":" + port
 }
 
 // firstLine is the start of an answer's body, printable and short: what
