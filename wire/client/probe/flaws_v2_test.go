@@ -454,6 +454,9 @@ func TestL01ReadsTheFallbackSignal(t *testing.T) {
 		{"403 to the valid token", func(*proxied) []byte { return answer("403 Forbidden", "", "") }, probe.Fail, "never falls back"},
 		{"500", func(*proxied) []byte { return answer("500 Internal Server Error", "", "") }, probe.Fail, "gets 400"},
 		{"served under the old rules", func(r *proxied) []byte { return served(r.body) }, probe.Fail, "cannot tell it served the request"},
+		{"a DiscoverResult listing only legacy versions", func(r *proxied) []byte {
+			return answer("200 OK", "application/json", strings.Replace(result(r.body), `"result":{}`, `"result":{"supportedVersions":["2025-11-25"],"capabilities":{}}`, 1))
+		}, probe.Fail, "clients fall back on it, but an unsupported MCP-Protocol-Version gets 400"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()

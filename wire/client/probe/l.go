@@ -36,6 +36,12 @@ func runL01(t *checkRun) outcome {
 		switch {
 		case r.status() == 404 && e.Found && e.Code == codeMethodNotFound:
 			return t.unmet("%s answered 404 with -32601: a dual-era client reads that as a modern server's unknown method and never falls back to initialize", method).with(want, r.said())
+		case method == "server/discover" && listsVersions(r, id):
+			// A DiscoverResult without 2026-07-28 in supportedVersions:
+			// the official clients fall back on it, but the header named
+			// a version the server does not speak, which 2025-11-25 says
+			// to refuse with 400.
+			return t.unmet("%s %s listing no %s version: clients fall back on it, but an unsupported MCP-Protocol-Version gets 400 (2025-11-25 Transports §Protocol Version Header)", method, r.describe(), modernVersion).with(want, r.said())
 		case r.isResult(id) || is2xx(r.status()):
 			return t.unmet("%s %s: an unsupported MCP-Protocol-Version gets 400 (2025-11-25 Transports), and a client cannot tell it served the request by the old rules", method, r.describe()).with(want, r.said())
 		case r.status() == 401 || r.status() == 403:
@@ -51,6 +57,20 @@ func runL01(t *checkRun) outcome {
 		}
 	}
 	return t.pass("%s: a dual-era client falls back to initialize", strings.Join(parts, "; "))
+}
+
+// listsVersions: the answer is a DiscoverResult, with a supportedVersions
+// array (the 2025-11-25 Go SDK's sessions handler answers one, listing
+// the versions it speaks).
+func listsVersions(r *reply, id int64) bool {
+	m, ok := r.response(id)
+	if !ok || m.Result == nil {
+		return false
+	}
+	var res struct {
+		SupportedVersions []string `json:"supportedVersions"`
+	}
+	return json.Unmarshal(m.Result, &res) == nil && res.SupportedVersions != nil
 }
 
 // supportedIsModern: an UnsupportedProtocolVersionError's data lists a
