@@ -93,7 +93,7 @@ func (c *conn) nextRequest() bool {
 //
 // Nothing in it may read through nc (the RawConn.Read holds the read
 // lock): a request needing more bytes leaves it, and so does the drain
-// after an error answer (socket.end).
+// after an answer that closes the connection (socket.end).
 func (c *conn) serveWhole() bool {
 	// The mark and the idle deadline come before the check, as in
 	// awaitRequest.

@@ -37,7 +37,9 @@ var (
 // table, the MCP handler and the retry a GET stream announces. It does no
 // I/O (h11's lesson, as httpparse does for the bytes): conn hands it a
 // parsed head, reads the body it asks for, hands it that, and writes,
-// frames and logs what it answers.
+// frames and logs what it answers. The sessions a call ends are logged
+// from inside the session table, through its observer: the one path that
+// still goes back up.
 type router struct {
 	policy   *policy.Policy
 	sessions *state.Table

@@ -67,7 +67,8 @@ type socket struct {
 	// drained says the last receive found the socket empty after the
 	// bytes it brought, in the same system call (conn.serveWhole).
 	drained bool
-	// lingering says an error answer was written: end half-closes and
+	// lingering says an answer that closes the connection was written
+	// (an error answer, Connection: close, HTTP/1.0): end half-closes and
 	// drains before it closes.
 	lingering bool
 	// idle is set while the connection waits for a request's first byte,
@@ -274,8 +275,8 @@ func (s *socket) release() {
 	s.releaseSpace()
 }
 
-// end ends the connection: after an error answer, half-closed and drained
-// first (closeGracefully); the space back in the pool; closed.
+// end ends the connection: after an answer that closed it, half-closed and
+// drained first (closeGracefully); the space back in the pool; closed.
 func (s *socket) end() {
 	if s.lingering {
 		s.closeGracefully()
