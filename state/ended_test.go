@@ -7,61 +7,77 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestEndedReportsHowASessionEnded: the observer hears of every ending once,
-// with the owner, the lifetime since Create and how; refusals that leave a
-// session alive report nothing.
-func TestEndedReportsHowASessionEnded(t *testing.T) {
+// TestEndedIsHandedToTheCaller: every method that can end a session
+// appends each session it ended to the caller's list, once, with the
+// owner, the lifetime since Create and how; refusals that leave a session
+// alive append nothing. The table calls nobody.
+func TestEndedIsHandedToTheCaller(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.MaxSessions = 1
 	t1 := t0.Add(10 * time.Second)
+	expiry := t0.Add(cfg.TTL)
+	expired := []Ended{{Owner: alice, Lifetime: cfg.TTL, How: EndExpired}}
 	tests := []struct {
 		name string
-		act  func(tab *Table, id string) // runs 10 s after Create, at t1
+		act  func(tab *Table, id string, ended *[]Ended) // alice's session, created at t0
 		want []Ended
 	}{
-		{"DELETE", func(tab *Table, id string) {
-			if _, err := tab.Step(id, alice, InputDelete, t1); err != nil {
-				t.Fatal(err)
-			}
+		{"Step: DELETE", func(tab *Table, id string, ended *[]Ended) {
+			tab.Step(ended, id, alice, InputDelete, t1)
 		}, []Ended{{Owner: alice, Lifetime: 10 * time.Second, How: EndDeleted}}},
-		{"TTL expiry found by a request", func(tab *Table, id string) {
-			tab.Step(id, alice, InputPing, t0.Add(cfg.TTL))
-		}, []Ended{{Owner: alice, Lifetime: cfg.TTL, How: EndExpired}}},
-		{"capacity reclaim by an initialize", func(tab *Table, id string) {
-			if _, err := tab.Create(bob, t0.Add(cfg.TTL+time.Second)); err != nil {
-				t.Fatal(err)
-			}
+		{"Step: TTL expiry found by a request", func(tab *Table, id string, ended *[]Ended) {
+			tab.Step(ended, id, alice, InputPing, expiry)
+		}, expired},
+		{"Check: TTL expiry", func(tab *Table, id string, ended *[]Ended) {
+			tab.Check(ended, id, alice, expiry)
+		}, expired},
+		{"Poll: TTL expiry", func(tab *Table, id string, ended *[]Ended) {
+			tab.Poll(ended, id, alice, "", expiry)
+		}, expired},
+		{"PostEventID: TTL expiry", func(tab *Table, id string, ended *[]Ended) {
+			tab.PostEventID(ended, id, alice, expiry)
+		}, expired},
+		{"AppendPostEventID: TTL expiry", func(tab *Table, id string, ended *[]Ended) {
+			tab.AppendPostEventID(ended, nil, id, alice, expiry)
+		}, expired},
+		{"Notify: TTL expiry", func(tab *Table, id string, ended *[]Ended) {
+			tab.Notify(ended, id, []byte("{}"), expiry)
+		}, expired},
+		{"Len: TTL expiry", func(tab *Table, id string, ended *[]Ended) {
+			tab.Len(ended, expiry)
+		}, expired},
+		{"Create: capacity reclaim by an initialize", func(tab *Table, id string, ended *[]Ended) {
+			tab.Create(ended, bob, t0.Add(cfg.TTL+time.Second))
 		}, []Ended{{Owner: alice, Lifetime: cfg.TTL + time.Second, How: EndReclaimed}}},
-		{"token revoked, found on next use", func(tab *Table, id string) {
-			if !tab.End(id, alice, EndRevoked, t1) {
-				t.Error("End found no session")
-			}
+		{"End: token revoked", func(tab *Table, id string, ended *[]Ended) {
+			tab.End(ended, id, alice, EndRevoked, t1)
 		}, []Ended{{Owner: alice, Lifetime: 10 * time.Second, How: EndRevoked}}},
-		{"revision changed, found on next use", func(tab *Table, id string) {
-			tab.End(id, alice, EndRevisionChanged, t1)
+		{"End: revision changed", func(tab *Table, id string, ended *[]Ended) {
+			tab.End(ended, id, alice, EndRevisionChanged, t1)
 		}, []Ended{{Owner: alice, Lifetime: 10 * time.Second, How: EndRevisionChanged}}},
-		{"End by another owner ends nothing", func(tab *Table, id string) {
-			if tab.End(id, bob, EndRevoked, t1) {
-				t.Error("End ended another owner's session")
-			}
+		{"EndStale: a newer revision", func(tab *Table, id string, ended *[]Ended) {
+			tab.EndStale(ended, alice.Subject, alice.Revision+1, t1)
+		}, []Ended{{Owner: alice, Lifetime: 10 * time.Second, How: EndRevisionChanged}}},
+		{"End by another owner ends nothing", func(tab *Table, id string, ended *[]Ended) {
+			tab.End(ended, id, bob, EndRevoked, t1)
 		}, nil},
-		{"a refused step ends nothing", func(tab *Table, id string) {
-			tab.Step(id, alice, InputRequest, t1)
-			tab.Step(id, bob, InputDelete, t1)
+		{"a refused step ends nothing", func(tab *Table, id string, ended *[]Ended) {
+			tab.Step(ended, id, alice, InputRequest, t1)
+			tab.Step(ended, id, bob, InputDelete, t1)
+		}, nil},
+		{"a lookup just before the TTL ends nothing", func(tab *Table, id string, ended *[]Ended) {
+			tab.Check(ended, id, alice, expiry.Add(-time.Nanosecond))
 		}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tab := NewTable(cfg, &countingReader{})
-			var got []Ended
-			// The observer runs after the lock is released: it may use the
-			// table without deadlocking.
-			tab.Observe(func(e Ended) { got = append(got, e); tab.Len(t0) })
-			id, err := tab.Create(alice, t0)
+			id, err := tab.Create(nil, alice, t0)
 			if err != nil {
 				t.Fatal(err)
 			}
-			tt.act(tab, id)
+			var got []Ended
+			tt.act(tab, id, &got)
 			for i := range got {
 				if got[i].ID != id {
 					t.Errorf("ended %q, want the session %q", got[i].ID, id)
@@ -72,6 +88,20 @@ func TestEndedReportsHowASessionEnded(t *testing.T) {
 				t.Errorf("ended (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestEndedAppendsToTheCallersList: what a call ended is appended after
+// what the list held, so one list can collect a whole request's endings.
+func TestEndedAppendsToTheCallersList(t *testing.T) {
+	tab := newTestTable(DefaultConfig())
+	id := mustCreate(t, tab, alice)
+	earlier := Ended{ID: "earlier", How: EndDeleted}
+	got := []Ended{earlier}
+	tab.Step(&got, id, alice, InputDelete, t0)
+	want := []Ended{earlier, {ID: id, Owner: alice, How: EndDeleted}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ended (-want +got):\n%s", diff)
 	}
 }
 

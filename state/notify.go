@@ -8,15 +8,15 @@ import "time"
 // MaxQueued undelivered notifications refuses with ErrQueueFull, so
 // nothing is dropped silently and a client that never polls cannot grow
 // the table. It takes no Owner: the server, not a client, queues.
-func (t *Table) Notify(id string, data []byte, now time.Time) error {
+func (t *Table) Notify(ended *[]Ended, id string, data []byte, now time.Time) error {
 	t.mu.Lock()
-	defer t.unlock()
+	defer t.mu.Unlock()
 	s, ok := t.sessions[id]
 	if !ok {
 		return ErrNotFound
 	}
 	if s.expired(now) {
-		t.forget(id, s, EndExpired, now)
+		t.forget(ended, id, s, EndExpired, now)
 		return ErrNotFound
 	}
 	if len(s.stream.pending) >= t.cfg.MaxQueued {

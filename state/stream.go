@@ -64,14 +64,14 @@ type primingEvent struct {
 // ErrCursor and changes nothing. The answer replays the delivered events
 // after the cursor, then adds pending ones, at most MaxEventsPerSet in all,
 // under a fresh priming id that resumes from the same point as the cursor.
-func (t *Table) Poll(id string, owner Owner, cursor string, now time.Time) (Batch, error) {
+func (t *Table) Poll(ended *[]Ended, id string, owner Owner, cursor string, now time.Time) (Batch, error) {
 	t.mu.Lock()
-	defer t.unlock()
-	s, err := t.live(id, owner, now)
+	defer t.mu.Unlock()
+	s, err := t.live(ended, id, owner, now)
 	if err != nil {
 		return Batch{}, err
 	}
-	if _, err := t.apply(id, s, InputPoll, now); err != nil {
+	if _, err := t.apply(ended, id, s, InputPoll, now); err != nil {
 		return Batch{}, err
 	}
 	st := &s.stream

@@ -283,6 +283,7 @@ func (c *conn) decide(req *httpparse.Request, headLen int) *response {
 	c.mem.out = c.sock.space.reply
 	s.route.decide(req, h.next, body, now, &c.mem, d)
 	c.sock.space.reply, c.mem.out = c.mem.out, nil
+	s.SessionsEnded(d.ended)
 	if d.opened.id != "" {
 		s.sessionOpened(c.id, d.opened.id, &d.opened.by)
 	}

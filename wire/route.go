@@ -37,9 +37,9 @@ var (
 // table, the MCP handler and the retry a GET stream announces. It does no
 // I/O (h11's lesson, as httpparse does for the bytes): conn hands it a
 // parsed head, reads the body it asks for, hands it that, and writes,
-// frames and logs what it answers. The sessions a call ends are logged
-// from inside the session table, through its observer: the one path that
-// still goes back up.
+// frames and logs what it answers. It is the hub: it calls policy, state
+// and wire/mcp, and collects what they hand back (the sessions a request
+// opened and ended) into its decision; none of them calls back up.
 type router struct {
 	policy   *policy.Policy
 	sessions *state.Table
@@ -70,9 +70,11 @@ type headDecision struct {
 }
 
 // decision is the verdict on a whole request: answer, whose body conn
-// frames from stream when stream.kind is not streamNone, and the session
-// the request opened (opened.id != "") for conn to log with its
-// connection number. The caller owns it (conn keeps one in the pooled
+// frames from stream when stream.kind is not streamNone, the session the
+// request opened (opened.id != "") for conn to log with its connection
+// number, and the sessions the request ended (found expired, deleted,
+// revoked, of a changed revision, reclaimed by an initialize), which conn
+// logs too. The caller owns it (conn keeps one in the pooled
 // request space) and the route fills it through a pointer, together with
 // call and reply, the message on its way to wire/mcp and back: none of
 // them is returned or copied by value, so the frames of a request's
@@ -81,6 +83,7 @@ type decision struct {
 	answer response
 	stream stream
 	opened openedSession
+	ended  []state.Ended
 	call   mcp.Call
 	reply  mcp.Reply
 }
@@ -260,7 +263,7 @@ func (x *routing) post(body []byte, d *decision) {
 	// (T-72), so a caller without a valid token learns nothing about which
 	// sessions exist, and the session check needs the principal as owner.
 	principal := &d.opened.by
-	if den := x.authenticate(msg.Method, principal); den != nil {
+	if den := x.authenticate(msg.Method, principal, &d.ended); den != nil {
 		d.deny(den)
 		return
 	}
@@ -301,7 +304,7 @@ func (x *routing) post(body []byte, d *decision) {
 	}
 	// 13. Dispatch, last: only a request that passed every check changes
 	// state.
-	d.call.SessionID, d.call.Now, d.call.Out = x.sessionKey(sessionID), x.now, x.mem.out
+	d.call.SessionID, d.call.Now, d.call.Out, d.call.Ended = x.sessionKey(sessionID), x.now, x.mem.out, &d.ended
 	x.dispatch(d)
 }
 
@@ -370,7 +373,7 @@ func (x *routing) sessionRequest(op string, d *decision) (id string, ok bool) {
 	// 9. Bearer token, before the session (as for POST; the challenge
 	// names op's scope).
 	principal := &d.opened.by
-	if den := x.authenticate(op, principal); den != nil {
+	if den := x.authenticate(op, principal, &d.ended); den != nil {
 		d.deny(den)
 		return "", false
 	}
@@ -412,7 +415,7 @@ func (x *routing) get(d *decision) {
 		d.refuse(400, rule.EventIDSyntax)
 		return
 	}
-	batch, err := x.r.sessions.Poll(id, d.call.Owner, string(cursor), x.now)
+	batch, err := x.r.sessions.Poll(&d.ended, id, d.call.Owner, string(cursor), x.now)
 	switch {
 	case errors.Is(err, state.ErrCursor):
 		d.refuse(400, rule.CursorUnknown)
@@ -437,7 +440,7 @@ func (x *routing) delete(d *decision) {
 		return
 	}
 	// 13. Dispatch, last (as for POST).
-	if _, err := x.r.sessions.Step(id, d.call.Owner, state.InputDelete, x.now); err != nil {
+	if _, err := x.r.sessions.Step(&d.ended, id, d.call.Owner, state.InputDelete, x.now); err != nil {
 		d.answer = sessionNotFound
 		return
 	}
@@ -456,7 +459,7 @@ func (x *routing) checkSession(id []byte, present bool, owner *state.Owner, d *d
 		d.refuse(400, rule.SessionIDSyntax)
 		return state.PhaseClosed, false
 	}
-	phase, err := x.r.sessions.Check(x.sessionKey(id), *owner, x.now)
+	phase, err := x.r.sessions.Check(&d.ended, x.sessionKey(id), *owner, x.now)
 	if err != nil {
 		d.answer = sessionNotFound
 		return state.PhaseClosed, false
@@ -479,11 +482,11 @@ func (x *routing) sessionKey(id []byte) string {
 // authenticate is the bearer step; it runs on every /mcp request. A
 // token refused because it was revoked or its revision changed ends the
 // session it names, if that session is its holder's: the session fails
-// closed now instead of living out its TTL.
+// closed now instead of living out its TTL, and is appended to ended.
 //
 // The principal is written through p, so its temporary is in this frame
 // and not in its callers' (post is on the deepest path of every request).
-func (x *routing) authenticate(op string, p *policy.Principal) *policy.Denial {
+func (x *routing) authenticate(op string, p *policy.Principal, ended *[]state.Ended) *policy.Denial {
 	authz, present := x.req.Get(httpparse.SingletonAuthorization)
 	var d *policy.Denial
 	*p, d = x.r.policy.AuthenticateRemembered(&x.mem.token, authz, present, op, x.now)
@@ -493,7 +496,7 @@ func (x *routing) authenticate(op string, p *policy.Principal) *policy.Denial {
 			if d.Detail == policy.DetailRevision {
 				how = state.EndRevisionChanged
 			}
-			x.r.sessions.End(string(sid), ownerOf(d.Holder), how, x.now)
+			x.r.sessions.End(ended, string(sid), ownerOf(d.Holder), how, x.now)
 		}
 	}
 	return d

@@ -148,7 +148,6 @@ func NewServer(cfg Config) (*Server, error) {
 		active:   make(map[*conn]struct{}),
 		shutdown: make(chan struct{}),
 	}
-	cfg.Sessions.Observe(s.sessionEnded)
 	// One buffer holds the longest legal request: request line, header
 	// section and body. Reads never go past it, so the parser's limits
 	// trip before the buffer can fill.
@@ -324,8 +323,17 @@ func (s *Server) sessionOpened(connID uint64, sessionID string, p *policy.Princi
 		slog.String("tenant", p.Tenant))
 }
 
-// sessionEnded logs a session's end: how, and how long it lived.
-func (s *Server) sessionEnded(e state.Ended) {
+// SessionsEnded logs the end of each session in ended: how, and how long
+// it lived. The connection calls it with the sessions a request ended;
+// whoever else ends sessions in the table (assemble.Server.SetRevision)
+// hands them here, so every end is logged the same way.
+func (s *Server) SessionsEnded(ended []state.Ended) {
+	for i := range ended {
+		s.sessionEnded(&ended[i])
+	}
+}
+
+func (s *Server) sessionEnded(e *state.Ended) {
 	s.cfg.Logger.LogAttrs(context.Background(), slog.LevelInfo, "session ended",
 		slog.String("session", policy.Correlate([]byte(e.ID))), slog.String("subject", policy.Correlate([]byte(e.Owner.Subject))),
 		slog.String("tenant", e.Owner.Tenant), slog.String("how", e.How.String()), slog.Duration("lifetime", e.Lifetime))

@@ -57,7 +57,7 @@ func TestSessionLifecycleLog(t *testing.T) {
 			return do(t, f, post(f, f.Tokens["revocable"], pingBody, inSession(sid)...).Bytes()).Status
 		}, 401, "carol", "token-revoked"},
 		{"revision changed, on its next use", nil, "revocable", func(t *testing.T, f *scenario.Fixture, sid string) int {
-			f.Policy.SetRevision("carol", 2)
+			f.SetRevision("carol", 2)
 			return do(t, f, sessionRequest(f, "GET", f.Tokens["revocable"], sid).Bytes()).Status
 		}, 401, "carol", "revision-changed"},
 		{"TTL expiry, on its next use", &short, "alice", func(t *testing.T, f *scenario.Fixture, sid string) int {

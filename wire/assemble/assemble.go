@@ -11,6 +11,7 @@ import (
 	"io"
 	"net/netip"
 	"strconv"
+	"sync"
 	"time"
 
 	"rawmcp/policy"
@@ -63,6 +64,12 @@ type Server struct {
 
 	done     chan struct{} // closed when Serve has returned
 	serveErr error
+	now      func() time.Time // the server's clock (wire.Config.Now)
+	// revising serializes the revision changes with the endings they
+	// cause, so a late EndStale never ends sessions of a newer revision.
+	// Held only here, over calls down into policy and state, which call
+	// nothing back.
+	revising sync.Mutex
 }
 
 // ErrConfig reports a Config that names no tokens or no issuer.
@@ -132,13 +139,46 @@ func Assemble(addr string, cfg Config) (*Server, error) {
 	if s.Server, err = wire.NewServer(wcfg); err != nil {
 		return nil, err
 	}
-	// A revision change retires the subject's tokens of every other
-	// revision, so their sessions can never be named again: end them now,
-	// by the server's clock, rather than hold their slots until the TTL.
-	// The tokens loaded above made no sessions to end.
-	now := wcfg.Now
-	s.Policy.OnRevision(func(subject string, revision uint64) { s.Sessions.EndStale(subject, revision, now()) })
+	// The tokens loaded above made no sessions to end; a later change
+	// of revision goes through SetRevision or Add.
+	s.now = wcfg.Now
 	return s, nil
+}
+
+// SetRevision sets subject's authorization revision in the policy and,
+// when it changed, ends the subject's sessions of every other revision,
+// by the server's clock, and logs them: their tokens can never name them
+// again, so their slots are freed now rather than at their TTL.
+func (s *Server) SetRevision(subject string, revision uint64) {
+	s.revising.Lock()
+	defer s.revising.Unlock()
+	if s.Policy.SetRevision(subject, revision) {
+		s.endStale(subject)
+	}
+}
+
+// Add adds a token to the policy, and when its record raised the
+// subject's revision, ends and logs the sessions of the others, as
+// SetRevision does.
+func (s *Server) Add(token string, rec policy.TokenRecord) error {
+	s.revising.Lock()
+	defer s.revising.Unlock()
+	before := s.Policy.Revision(rec.Subject)
+	if err := s.Policy.Add(token, rec); err != nil {
+		return err
+	}
+	if s.Policy.Revision(rec.Subject) != before {
+		s.endStale(rec.Subject)
+	}
+	return nil
+}
+
+// endStale ends subject's sessions of a revision other than its current
+// one and logs them. Callers hold s.revising.
+func (s *Server) endStale(subject string) {
+	var ended []state.Ended
+	s.Sessions.EndStale(&ended, subject, s.Policy.Revision(subject), s.now())
+	s.Server.SessionsEnded(ended)
 }
 
 // Start listens on listenAddr (127.0.0.1:0 picks a free port), assembles
