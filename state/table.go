@@ -167,8 +167,9 @@ func NewTable(cfg Config, random io.Reader) *Table {
 
 // Create makes a session for owner in PhaseInitializing, to answer an
 // initialize, and queues the given server notifications for its GET stream
-// (the messages are kept, not copied). Expired sessions are reclaimed first;
-// a table still at capacity refuses with ErrFull and evicts nobody.
+// (the messages are kept, not copied). Expired sessions are reclaimed first
+// and appended to ended as EndReclaimed; a table still at capacity refuses
+// with ErrFull and evicts nobody.
 func (t *Table) Create(ended *[]Ended, owner Owner, now time.Time, queued ...[]byte) (id string, err error) {
 	if len(queued) > t.cfg.MaxQueued {
 		return "", ErrQueueFull
@@ -247,7 +248,8 @@ func (t *Table) AppendPostEventID(ended *[]Ended, dst []byte, id string, owner O
 }
 
 // End ends the session id names if it is live and bound to exactly owner,
-// reporting how; it says whether there was such a session. The server
+// appending it to ended with how; it says whether there was such a
+// session. The server
 // calls it when owner's token turns out revoked or its revision changed,
 // so the session fails closed instead of waiting for its TTL.
 func (t *Table) End(ended *[]Ended, id string, owner Owner, how EndReason, now time.Time) bool {
@@ -262,10 +264,10 @@ func (t *Table) End(ended *[]Ended, id string, owner Owner, how EndReason, now t
 }
 
 // EndStale ends every live session of subject bound to a revision other
-// than current, in any tenant, reporting EndRevisionChanged, and returns
-// how many it ended; one that has expired already is reported
-// EndExpired and not counted. The server calls it when subject's
-// revision changes to current: a revision belongs to the subject, not to
+// than current, in any tenant, appending each to ended as
+// EndRevisionChanged, and returns how many it ended; one that has expired
+// already is appended as EndExpired and not counted. assemble.Server
+// calls it when subject's revision changes to current: a revision belongs to the subject, not to
 // a tenant, and a token of any other revision is refused, so nobody could
 // use those sessions again, and their slots are freed at once instead of
 // at their TTL. It visits at most MaxSessions entries.
