@@ -70,6 +70,19 @@ func TestImportRules(t *testing.T) {
 			t.Errorf("wire/lifecycle imports %s: the model may use only wire/rule and the standard library", imp)
 		}
 	}
+	// The connection's rules do no I/O and read no clock, so they are
+	// tested with byte chunks alone: no socket, file, system call or time.
+	if _, ok := imports["wire/h1"]; !ok {
+		t.Errorf("wire/h1 not found: its rule would pass vacuously")
+	}
+	for _, imp := range imports["wire/h1"] {
+		switch {
+		case strings.HasPrefix(imp, "rawmcp/") && imp != "rawmcp/httpparse" && imp != "rawmcp/wire/rule":
+			t.Errorf("wire/h1 imports %s: it may use only httpparse and wire/rule", imp)
+		case slices.Contains([]string{"net", "os", "syscall", "time", "io"}, imp):
+			t.Errorf("wire/h1 imports %s: the connection's rules are sans-I/O and read no clock", imp)
+		}
+	}
 	for _, imp := range imports["wire/mcp"] {
 		if strings.HasPrefix(imp, "rawmcp/") && imp != "rawmcp/wire/jsonrpc" && imp != "rawmcp/state" && imp != "rawmcp/wire/rule" {
 			t.Errorf("wire/mcp imports %s: it may use only wire/jsonrpc, wire/rule and state", imp)

@@ -331,7 +331,7 @@ func TestListen(t *testing.T) {
 	})
 }
 
-// TestKeepAliveReceive checks the socket's request loop (conn.serveWhole):
+// TestKeepAliveReceive checks the socket's request loop (conn.readable):
 // after answering, a keep-alive connection waits for its next request
 // without first making a read that would find nothing, so whatever comes
 // after an answer must still be seen at once: the next request, the rest

@@ -58,15 +58,13 @@ const (
 )
 
 // headDecision is the receive order's verdict on a head alone: an answer
-// now (answer.status != 0), or "read a body of bodyLen bytes, answering
-// 100 Continue first if sendContinue and some of it has yet to come, and
-// decide again" (router.decide with next). Like decision, the caller owns
-// it and decideHead fills it.
+// now (answer.status != 0), or "read the body and decide again"
+// (router.decide with next); how the body is read, and 100 Continue, are
+// the connection's rules' (h1). Like decision, the caller owns it and
+// decideHead fills it.
 type headDecision struct {
-	answer       response
-	next         target
-	bodyLen      int
-	sendContinue bool
+	answer response
+	next   target
 }
 
 // decision is the verdict on a whole request: answer, whose body conn
@@ -215,10 +213,11 @@ func (r *router) decideHead(req *httpparse.Request, h *headDecision) {
 	}
 	// 7. The body: every method reads it, so the connection stays in step.
 	// Every check that needs no body has run by now, which is why
-	// Expect: 100-continue is answered here (H-P13): 100 is sent only when
-	// the body will be read, and an earlier refusal is answered without
-	// reading it (the connection closes, so its bytes are never parsed).
-	h.next, h.bodyLen, h.sendContinue = next, int(req.ContentLength), req.ExpectContinue && req.ContentLength > 0
+	// Expect: 100-continue is answered after this verdict (H-P13): 100 is
+	// sent only when the body will be read, and an earlier refusal is
+	// answered without reading it (the connection closes, so its bytes
+	// are never parsed).
+	h.next = next
 }
 
 // decide walks the rest of the receive order for a head that decideHead

@@ -267,7 +267,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	case <-ctx.Done():
 		s.mu.Lock()
 		for c := range s.active {
-			c.sock.nc.Close()
+			c.sock.cut()
 		}
 		s.mu.Unlock()
 		<-done
