@@ -63,12 +63,6 @@ type Policy struct {
 	byDigest  map[[sha256.Size]byte]*tokenEntry // key: SHA-256 of the token, never the token
 	byID      map[string]*tokenEntry
 	revisions map[string]uint64 // subject → current authorization revision
-
-	// changes serializes the revision changes with their reports, so the
-	// observer hears them in the order they were applied and a late
-	// report never undoes a later change; it is never held by a request.
-	changes    sync.Mutex
-	onRevision func(subject string, revision uint64)
 }
 
 // New checks cfg and returns a Policy with an empty token table.

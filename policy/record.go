@@ -39,8 +39,7 @@ type tokenEntry struct {
 // hashing (the profile's Figure 2 note). A subject's current revision is
 // raised to rec.Revision when that is newer: a token is minted under the
 // revision current at minting time, so minting a newer one retires older
-// ones, and the revision observer hears of it. Refused records leave the
-// table unchanged.
+// ones. Refused records leave the table unchanged.
 func (p *Policy) Add(token string, rec TokenRecord) error {
 	if field := recordFault(token, rec); field != "" {
 		return &FieldError{Err: ErrMalformedRecord, Field: field}
@@ -48,34 +47,26 @@ func (p *Policy) Add(token string, rec TokenRecord) error {
 	digest := sha256.Sum256([]byte(token))
 	rec.Scopes = slices.Clone(rec.Scopes)
 
-	p.changes.Lock()
-	defer p.changes.Unlock()
-	raised, err := p.add(digest, rec)
-	if raised {
-		p.revised(rec.Subject, rec.Revision)
-	}
-	return err
+	return p.add(digest, rec)
 }
 
-// add puts the entry into the table under mu and reports whether it raised
-// the subject's revision.
-func (p *Policy) add(digest [sha256.Size]byte, rec TokenRecord) (raised bool, err error) {
+// add puts the entry into the table under mu.
+func (p *Policy) add(digest [sha256.Size]byte, rec TokenRecord) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if _, dup := p.byDigest[digest]; dup {
-		return false, &FieldError{Err: ErrDuplicateRecord, Field: fieldToken}
+		return &FieldError{Err: ErrDuplicateRecord, Field: fieldToken}
 	}
 	if _, dup := p.byID[rec.TokenID]; dup {
-		return false, &FieldError{Err: ErrDuplicateRecord, Field: fieldTokenID}
+		return &FieldError{Err: ErrDuplicateRecord, Field: fieldTokenID}
 	}
 	entry := &tokenEntry{record: rec, scopes: scopeSetOf(rec.Scopes), correlation: correlation(digest)}
 	p.byDigest[digest] = entry
 	p.byID[rec.TokenID] = entry
-	if rec.Revision <= p.revisions[rec.Subject] {
-		return false, nil
+	if rec.Revision > p.revisions[rec.Subject] {
+		p.revisions[rec.Subject] = rec.Revision
 	}
-	p.revisions[rec.Subject] = rec.Revision
-	return true, nil
+	return nil
 }
 
 // recordFault returns the name of the first field Add refuses, or "".
@@ -159,40 +150,20 @@ func (p *Policy) Revoke(tokenID string) bool {
 
 // SetRevision sets the subject's current authorization revision. Tokens
 // minted under any other revision, older or newer, stop working at their
-// next request (fail closed), and the revision observer hears of the
-// change, so the server can end their sessions at once. Setting the
-// current revision again changes nothing and reports nothing.
+// next request (fail closed). Ending the sessions bound to those
+// revisions is the assembled server's (assemble.Server.SetRevision).
 func (p *Policy) SetRevision(subject string, revision uint64) {
-	p.changes.Lock()
-	defer p.changes.Unlock()
 	p.mu.Lock()
-	changed := p.revisions[subject] != revision
 	p.revisions[subject] = revision
 	p.mu.Unlock()
-	if changed {
-		p.revised(subject, revision)
-	}
 }
 
-// OnRevision sets the function told of every change of a subject's
-// current revision (SetRevision, or Add raising it), with the new
-// revision, after the change is applied and outside the table's lock:
-// requests are authenticated while it runs, against the new revision. The
-// server ends the subject's sessions of every other revision there, whose
-// tokens can never name them again. It must not call SetRevision or Add,
-// and it runs once per change, in the order of the changes. Set it before
-// the policy is used.
-func (p *Policy) OnRevision(f func(subject string, revision uint64)) {
-	p.changes.Lock()
-	p.onRevision = f
-	p.changes.Unlock()
-}
-
-// revised reports a change to the observer. Callers hold p.changes.
-func (p *Policy) revised(subject string, revision uint64) {
-	if p.onRevision != nil {
-		p.onRevision(subject, revision)
-	}
+// Revision is the subject's current authorization revision (0 for a
+// subject never seen).
+func (p *Policy) Revision(subject string) uint64 {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return p.revisions[subject]
 }
 
 // Correlate returns a short irreversible id for a secret: the first 8 hex

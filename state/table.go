@@ -86,10 +86,6 @@ type Table struct {
 
 	mu       sync.Mutex
 	sessions map[string]*session
-	// ended collects the sessions ended under mu; unlock reports them to
-	// observe after releasing mu, so a slow observer never holds the table.
-	ended   []Ended
-	observe func(Ended)
 }
 
 // EndReason says how a session ended.
@@ -125,8 +121,10 @@ func (r EndReason) String() string {
 	return "unknown"
 }
 
-// Ended reports one ended session to the observer. ID is the session id
-// itself: an observer that logs must correlate it, never print it.
+// Ended is one session a call ended, appended to the caller's slice (the
+// ended argument of every call that can end one; nil when the caller does
+// not ask). ID is the session id itself: a caller that logs must
+// correlate it, never print it.
 type Ended struct {
 	ID       string
 	Owner    Owner
@@ -134,31 +132,12 @@ type Ended struct {
 	How      EndReason
 }
 
-// Observe sets the function told of every session that ends, after the
-// table's lock is released. Set it before the table is used.
-func (t *Table) Observe(f func(Ended)) {
-	t.mu.Lock()
-	t.observe = f
-	t.mu.Unlock()
-}
-
-// unlock releases mu and then reports what ended while it was held.
-func (t *Table) unlock() {
-	ended, observe := t.ended, t.observe
-	t.ended = nil
-	t.mu.Unlock()
-	if observe != nil {
-		for _, e := range ended {
-			observe(e)
-		}
-	}
-}
-
-// forget deletes a session and records how it ended. Callers hold mu.
-func (t *Table) forget(id string, s *session, how EndReason, now time.Time) {
+// forget deletes a session and appends how it ended to ended, if the
+// caller asked. Callers hold mu.
+func (t *Table) forget(id string, s *session, how EndReason, now time.Time, ended *[]Ended) {
 	delete(t.sessions, id)
-	if t.observe != nil {
-		t.ended = append(t.ended, Ended{ID: id, Owner: s.owner, Lifetime: now.Sub(s.created), How: how})
+	if ended != nil {
+		*ended = append(*ended, Ended{ID: id, Owner: s.owner, Lifetime: now.Sub(s.created), How: how})
 	}
 }
 
@@ -189,13 +168,14 @@ func NewTable(cfg Config, random io.Reader) *Table {
 // initialize, and queues the given server notifications for its GET stream
 // (the messages are kept, not copied). Expired sessions are reclaimed first;
 // a table still at capacity refuses with ErrFull and evicts nobody.
-func (t *Table) Create(owner Owner, now time.Time, queued ...[]byte) (id string, err error) {
+// Sessions it reclaims are appended to ended.
+func (t *Table) Create(owner Owner, now time.Time, ended *[]Ended, queued ...[]byte) (id string, err error) {
 	if len(queued) > t.cfg.MaxQueued {
 		return "", ErrQueueFull
 	}
 	t.mu.Lock()
-	defer t.unlock()
-	t.reclaimExpired(now, EndReclaimed)
+	defer t.mu.Unlock()
+	t.reclaimExpired(now, EndReclaimed, ended)
 	if len(t.sessions) >= t.cfg.MaxSessions {
 		return "", ErrFull
 	}
@@ -219,26 +199,27 @@ func (t *Table) Create(owner Owner, now time.Time, queued ...[]byte) (id string,
 // ErrNotFound (with PhaseClosed); an input its phase does not allow is
 // ErrLifecycle (with the unchanged phase). InputDelete closes the session
 // and forgets it and its queues at once, under the same lock as the lookup,
-// so no request racing the DELETE can revive it.
-func (t *Table) Step(id string, owner Owner, in Input, now time.Time) (Phase, error) {
+// so no request racing the DELETE can revive it. A session it ends
+// (deleted, or found expired) is appended to ended.
+func (t *Table) Step(id string, owner Owner, in Input, now time.Time, ended *[]Ended) (Phase, error) {
 	t.mu.Lock()
-	defer t.unlock()
-	s, err := t.live(id, owner, now)
+	defer t.mu.Unlock()
+	s, err := t.live(id, owner, now, ended)
 	if err != nil {
 		return PhaseClosed, err
 	}
-	return t.apply(id, s, in, now)
+	return t.apply(id, s, in, now, ended)
 }
 
 // Check reports the phase of the session id names for owner, with Step's
 // lookup rules and no transition. The server looks the session up before
 // the scope and tenant check (T-P14) and applies the input only after it,
 // so a request refused with 403 never moves a session (a refused DELETE
-// does not end it).
-func (t *Table) Check(id string, owner Owner, now time.Time) (Phase, error) {
+// does not end it). A session found expired is appended to ended.
+func (t *Table) Check(id string, owner Owner, now time.Time, ended *[]Ended) (Phase, error) {
 	t.mu.Lock()
-	defer t.unlock()
-	s, err := t.live(id, owner, now)
+	defer t.mu.Unlock()
+	s, err := t.live(id, owner, now, ended)
 	if err != nil {
 		return PhaseClosed, err
 	}
@@ -248,18 +229,18 @@ func (t *Table) Check(id string, owner Owner, now time.Time) (Phase, error) {
 // PostEventID returns a fresh event id for an SSE event on a POST response
 // stream of the session, with Step's lookup rules and no transition. Such
 // ids are never valid cursors: POST streams are not resumable here.
-func (t *Table) PostEventID(id string, owner Owner, now time.Time) (string, error) {
-	b, err := t.AppendPostEventID(nil, id, owner, now)
+func (t *Table) PostEventID(id string, owner Owner, now time.Time, ended *[]Ended) (string, error) {
+	b, err := t.AppendPostEventID(nil, id, owner, now, ended)
 	return string(b), err
 }
 
 // AppendPostEventID is PostEventID appending the id to dst, so a caller
 // that frames the event into its own buffer allocates nothing; on error dst
 // comes back unchanged.
-func (t *Table) AppendPostEventID(dst []byte, id string, owner Owner, now time.Time) ([]byte, error) {
+func (t *Table) AppendPostEventID(dst []byte, id string, owner Owner, now time.Time, ended *[]Ended) ([]byte, error) {
 	t.mu.Lock()
-	defer t.unlock()
-	s, err := t.live(id, owner, now)
+	defer t.mu.Unlock()
+	s, err := t.live(id, owner, now, ended)
 	if err != nil {
 		return dst, err
 	}
@@ -270,14 +251,14 @@ func (t *Table) AppendPostEventID(dst []byte, id string, owner Owner, now time.T
 // reporting how; it says whether there was such a session. The server
 // calls it when owner's token turns out revoked or its revision changed,
 // so the session fails closed instead of waiting for its TTL.
-func (t *Table) End(id string, owner Owner, how EndReason, now time.Time) bool {
+func (t *Table) End(id string, owner Owner, how EndReason, now time.Time, ended *[]Ended) bool {
 	t.mu.Lock()
-	defer t.unlock()
-	s, err := t.live(id, owner, now)
+	defer t.mu.Unlock()
+	s, err := t.live(id, owner, now, ended)
 	if err != nil {
 		return false
 	}
-	t.forget(id, s, how, now)
+	t.forget(id, s, how, now, ended)
 	return true
 }
 
@@ -289,40 +270,40 @@ func (t *Table) End(id string, owner Owner, how EndReason, now time.Time) bool {
 // a tenant, and a token of any other revision is refused, so nobody could
 // use those sessions again, and their slots are freed at once instead of
 // at their TTL. It visits at most MaxSessions entries.
-func (t *Table) EndStale(subject string, current uint64, now time.Time) int {
+func (t *Table) EndStale(subject string, current uint64, now time.Time, ended *[]Ended) int {
 	t.mu.Lock()
-	defer t.unlock()
-	ended := 0
+	defer t.mu.Unlock()
+	n := 0
 	for id, s := range t.sessions {
 		switch {
 		case s.owner.Subject != subject:
 		case s.expired(now):
-			t.forget(id, s, EndExpired, now)
+			t.forget(id, s, EndExpired, now, ended)
 		case s.owner.Revision != current:
-			t.forget(id, s, EndRevisionChanged, now)
-			ended++
+			t.forget(id, s, EndRevisionChanged, now, ended)
+			n++
 		}
 	}
-	return ended
+	return n
 }
 
 // Len returns the number of live sessions at now, reclaiming expired ones.
-func (t *Table) Len(now time.Time) int {
+func (t *Table) Len(now time.Time, ended *[]Ended) int {
 	t.mu.Lock()
-	defer t.unlock()
-	t.reclaimExpired(now, EndExpired)
+	defer t.mu.Unlock()
+	t.reclaimExpired(now, EndExpired, ended)
 	return len(t.sessions)
 }
 
 // live finds the session id names for owner, reclaiming it if it has
 // expired. Callers hold t.mu.
-func (t *Table) live(id string, owner Owner, now time.Time) (*session, error) {
+func (t *Table) live(id string, owner Owner, now time.Time, ended *[]Ended) (*session, error) {
 	s, ok := t.sessions[id]
 	if !ok {
 		return nil, ErrNotFound
 	}
 	if s.expired(now) {
-		t.forget(id, s, EndExpired, now)
+		t.forget(id, s, EndExpired, now, ended)
 		return nil, ErrNotFound
 	}
 	if s.owner != owner {
@@ -333,24 +314,24 @@ func (t *Table) live(id string, owner Owner, now time.Time) (*session, error) {
 
 // apply runs in through the lifecycle table and forgets a session that
 // reaches PhaseClosed. Callers hold t.mu.
-func (t *Table) apply(id string, s *session, in Input, now time.Time) (Phase, error) {
+func (t *Table) apply(id string, s *session, in Input, now time.Time, ended *[]Ended) (Phase, error) {
 	next, err := transition(s.phase, in)
 	if err != nil {
 		return s.phase, err
 	}
 	s.phase = next
 	if next == PhaseClosed {
-		t.forget(id, s, EndDeleted, now)
+		t.forget(id, s, EndDeleted, now, ended)
 	}
 	return next, nil
 }
 
 // reclaimExpired forgets every expired session, reporting how as how. It
 // visits at most MaxSessions entries. Callers hold t.mu.
-func (t *Table) reclaimExpired(now time.Time, how EndReason) {
+func (t *Table) reclaimExpired(now time.Time, how EndReason, ended *[]Ended) {
 	for id, s := range t.sessions {
 		if s.expired(now) {
-			t.forget(id, s, how, now)
+			t.forget(id, s, how, now, ended)
 		}
 	}
 }

@@ -97,7 +97,7 @@ func TestConflate401And403(t *testing.T) {
 		}, 404, ""},
 		row{"session after the subject's revision changed: the token is 401, the session cannot be used again", func() client.Request {
 			sid := openSession(t, f, "unicode")
-			f.Policy.SetRevision("Zoë 🦊", 2)
+			f.SetRevision("Zoë 🦊", 2)
 			return ping(f.Tokens["unicode"], sid)
 		}, 401, invalid},
 		row{"later protocol header unsupported: 400, no challenge", func() client.Request {

@@ -190,6 +190,11 @@ func (c *conn) decideRequest() bool {
 	c.mem.out = c.space.reply
 	s.route.decide(req, c.space.head.next, c.rules.Body(c.space.buf), c.sock.now(), &c.mem, d)
 	c.space.reply, c.mem.out = c.mem.out, nil
+	// Ended first: an initialize reclaims expired sessions before it
+	// opens its own.
+	for _, e := range d.ended {
+		s.sessionEnded(e)
+	}
 	if d.opened.id != "" {
 		s.sessionOpened(c.id, d.opened.id, &d.opened.by)
 	}

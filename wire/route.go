@@ -37,9 +37,10 @@ var (
 // table, the MCP handler and the retry a GET stream announces. It does no
 // I/O (h11's lesson, as httpparse does for the bytes): conn hands it a
 // parsed head, reads the body it asks for, hands it that, and writes,
-// frames and logs what it answers. The sessions a call ends are logged
-// from inside the session table, through its observer: the one path that
-// still goes back up.
+// frames and logs what it answers. It is the hub: it calls policy, the
+// session table and wire/mcp, and collects what they return into the
+// decision (the answer, the session opened, the sessions ended), which
+// conn logs; nothing it calls calls back.
 type router struct {
 	policy   *policy.Policy
 	sessions *state.Table
@@ -79,6 +80,7 @@ type decision struct {
 	answer response
 	stream stream
 	opened openedSession
+	ended  []state.Ended
 	call   mcp.Call
 	reply  mcp.Reply
 }
@@ -123,6 +125,9 @@ type routing struct {
 	req *httpparse.Request
 	now time.Time
 	mem *memory
+	// ended is the decision's list of the sessions this request's calls
+	// ended, for conn to log.
+	ended *[]state.Ended
 }
 
 // decideHead walks the receive order of T-P14, numbered as in the README's
@@ -224,7 +229,7 @@ func (r *router) decideHead(req *httpparse.Request, h *headDecision) {
 // sent to next, with its whole body, and the connection's memory, and
 // writes its verdict into d, which must be zero.
 func (r *router) decide(req *httpparse.Request, next target, body []byte, now time.Time, mem *memory, d *decision) {
-	x := routing{r: r, req: req, now: now, mem: mem}
+	x := routing{r: r, req: req, now: now, mem: mem, ended: &d.ended}
 	switch next {
 	case targetPOST:
 		x.post(body, d)
@@ -309,6 +314,7 @@ func (x *routing) post(body []byte, d *decision) {
 //
 //go:noinline
 func (x *routing) dispatch(d *decision) {
+	d.call.Ended = x.ended
 	d.reply = x.r.mcp.Post(&d.call)
 	if d.reply.Out != nil {
 		x.mem.out = d.reply.Out[:0]
@@ -411,7 +417,7 @@ func (x *routing) get(d *decision) {
 		d.refuse(400, rule.EventIDSyntax)
 		return
 	}
-	batch, err := x.r.sessions.Poll(id, d.call.Owner, string(cursor), x.now)
+	batch, err := x.r.sessions.Poll(id, d.call.Owner, string(cursor), x.now, x.ended)
 	switch {
 	case errors.Is(err, state.ErrCursor):
 		d.refuse(400, rule.CursorUnknown)
@@ -436,7 +442,7 @@ func (x *routing) delete(d *decision) {
 		return
 	}
 	// 13. Dispatch, last (as for POST).
-	if _, err := x.r.sessions.Step(id, d.call.Owner, state.InputDelete, x.now); err != nil {
+	if _, err := x.r.sessions.Step(id, d.call.Owner, state.InputDelete, x.now, x.ended); err != nil {
 		d.answer = sessionNotFound
 		return
 	}
@@ -455,7 +461,7 @@ func (x *routing) checkSession(id []byte, present bool, owner *state.Owner, d *d
 		d.refuse(400, rule.SessionIDSyntax)
 		return state.PhaseClosed, false
 	}
-	phase, err := x.r.sessions.Check(x.sessionKey(id), *owner, x.now)
+	phase, err := x.r.sessions.Check(x.sessionKey(id), *owner, x.now, x.ended)
 	if err != nil {
 		d.answer = sessionNotFound
 		return state.PhaseClosed, false
@@ -492,7 +498,7 @@ func (x *routing) authenticate(op string, p *policy.Principal) *policy.Denial {
 			if d.Detail == policy.DetailRevision {
 				how = state.EndRevisionChanged
 			}
-			x.r.sessions.End(string(sid), ownerOf(d.Holder), how, x.now)
+			x.r.sessions.End(string(sid), ownerOf(d.Holder), how, x.now, x.ended)
 		}
 	}
 	return d

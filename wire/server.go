@@ -148,7 +148,6 @@ func NewServer(cfg Config) (*Server, error) {
 		active:   make(map[*conn]struct{}),
 		shutdown: make(chan struct{}),
 	}
-	cfg.Sessions.Observe(s.sessionEnded)
 	// One buffer holds the longest legal request: request line, header
 	// section and body. Reads never go past it, so the parser's limits
 	// trip before the buffer can fill.
@@ -322,6 +321,13 @@ func (s *Server) sessionOpened(connID uint64, sessionID string, p *policy.Princi
 		slog.Uint64("conn", connID), slog.String("session", policy.Correlate([]byte(sessionID))),
 		slog.String("token", p.Correlation), slog.String("subject", policy.Correlate([]byte(p.Subject))),
 		slog.String("tenant", p.Tenant))
+}
+
+// LogEnded logs sessions ended outside a request (a revision change).
+func (s *Server) LogEnded(ended []state.Ended) {
+	for _, e := range ended {
+		s.sessionEnded(e)
+	}
 }
 
 // sessionEnded logs a session's end: how, and how long it lived.

@@ -61,7 +61,8 @@ type Server struct {
 	Sessions    *state.Table
 	Server      *wire.Server
 
-	done     chan struct{} // closed when Serve has returned
+	now      func() time.Time // the server's clock
+	done     chan struct{}    // closed when Serve has returned
 	serveErr error
 }
 
@@ -132,13 +133,39 @@ func Assemble(addr string, cfg Config) (*Server, error) {
 	if s.Server, err = wire.NewServer(wcfg); err != nil {
 		return nil, err
 	}
-	// A revision change retires the subject's tokens of every other
-	// revision, so their sessions can never be named again: end them now,
-	// by the server's clock, rather than hold their slots until the TTL.
-	// The tokens loaded above made no sessions to end.
-	now := wcfg.Now
-	s.Policy.OnRevision(func(subject string, revision uint64) { s.Sessions.EndStale(subject, revision, now()) })
+	s.now = wcfg.Now
 	return s, nil
+}
+
+// SetRevision sets subject's current authorization revision and ends its
+// sessions bound to any other. Those retired tokens can never name them
+// again, so ending them now, by the server's clock, frees their slots
+// instead of holding them until the TTL; the server logs each. Neither
+// package holds a lock while the other runs. The sessions ended are those
+// of other revisions than the one current when they are swept, so changes
+// racing each other end no session of the revision that stands; a request
+// racing the sweep can still open a session under a retired revision,
+// which its next request finds refused (fail closed) and which then ends.
+func (s *Server) SetRevision(subject string, revision uint64) {
+	s.Policy.SetRevision(subject, revision)
+	s.endStale(subject)
+}
+
+// AddToken adds a token to the policy; one minted under a newer revision
+// raises its subject's, and the sessions of the older ones end as with
+// SetRevision.
+func (s *Server) AddToken(token string, rec policy.TokenRecord) error {
+	if err := s.Policy.Add(token, rec); err != nil {
+		return err
+	}
+	s.endStale(rec.Subject)
+	return nil
+}
+
+func (s *Server) endStale(subject string) {
+	var ended []state.Ended
+	s.Sessions.EndStale(subject, s.Policy.Revision(subject), s.now(), &ended)
+	s.Server.LogEnded(ended)
 }
 
 // Start listens on listenAddr (127.0.0.1:0 picks a free port), assembles

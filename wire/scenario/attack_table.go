@@ -82,7 +82,7 @@ func revisionChangedMidSession(b *bench) (*httpparse.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	b.fx.Policy.SetRevision("alice", 2)
+	b.fx.SetRevision("alice", 2)
 	resp, err := p.ping()
 	if err != nil {
 		return resp, err

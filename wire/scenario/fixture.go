@@ -86,6 +86,12 @@ func Start(opts Options) (*Fixture, error) {
 }
 
 // Close shuts the server down gracefully, waiting at most 5 s.
+// SetRevision sets subject's authorization revision through the
+// assembled server, which ends the sessions of every other revision.
+func (f *Fixture) SetRevision(subject string, revision uint64) {
+	f.srv.SetRevision(subject, revision)
+}
+
 func (f *Fixture) Close() error { return f.srv.Close() }
 
 func (f *Fixture) record(d wire.Decision) {
