@@ -28,44 +28,57 @@ const (
 const selfResource = "self"
 
 // tokenFileMember is one member of a token-file entry: its exact,
-// case-sensitive name, whether it must appear, and how its raw JSON value
-// lands in the entry (false: the value has the wrong shape).
+// case-sensitive name and whether it must appear; decodeMember lands its
+// raw JSON value in the entry.
 type tokenFileMember struct {
 	name     string
 	required bool
-	decode   func(raw []byte, e *TokenFileEntry, canonicalURI string) bool
 }
 
 var tokenFileMembers = [...]tokenFileMember{
-	{fieldToken, true, func(raw []byte, e *TokenFileEntry, _ string) bool { return decodeNotNull(raw, &e.Token) }},
-	{fieldTokenID, true, func(raw []byte, e *TokenFileEntry, _ string) bool { return decodeNotNull(raw, &e.Record.TokenID) }},
-	{fieldIssuer, true, func(raw []byte, e *TokenFileEntry, _ string) bool { return decodeNotNull(raw, &e.Record.Issuer) }},
-	{fieldAudience, true, func(raw []byte, e *TokenFileEntry, self string) bool {
-		return decodeResource(raw, self, &e.Record.Audience)
-	}},
-	{fieldResource, true, func(raw []byte, e *TokenFileEntry, self string) bool {
-		return decodeResource(raw, self, &e.Record.Resource)
-	}},
-	{fieldAuthorizationResource, true, func(raw []byte, e *TokenFileEntry, self string) bool {
-		return decodeResource(raw, self, &e.Record.AuthorizationResource)
-	}},
-	{fieldTokenResource, true, func(raw []byte, e *TokenFileEntry, self string) bool {
-		return decodeResource(raw, self, &e.Record.TokenResource)
-	}},
-	{fieldSubject, true, func(raw []byte, e *TokenFileEntry, _ string) bool { return decodeNotNull(raw, &e.Record.Subject) }},
-	{fieldTenant, true, func(raw []byte, e *TokenFileEntry, _ string) bool { return decodeNotNull(raw, &e.Record.Tenant) }},
-	{fieldScopes, true, func(raw []byte, e *TokenFileEntry, _ string) bool {
-		return decodeNotNull(raw, &e.Record.Scopes)
-	}},
-	{fieldRevision, true, func(raw []byte, e *TokenFileEntry, _ string) bool {
-		return decodeNotNull(raw, &e.Record.Revision)
-	}},
-	{fieldActive, true, func(raw []byte, e *TokenFileEntry, _ string) bool {
-		e.Record.Active = string(raw) == "true"
-		return e.Record.Active || string(raw) == "false"
-	}},
-	{fieldNotBefore, false, func(raw []byte, e *TokenFileEntry, _ string) bool { return decodeTime(raw, &e.Record.NotBefore) }},
-	{fieldExpiry, true, func(raw []byte, e *TokenFileEntry, _ string) bool { return decodeTime(raw, &e.Record.Expiry) }},
+	{fieldToken, true}, {fieldTokenID, true}, {fieldIssuer, true},
+	{fieldAudience, true}, {fieldResource, true}, {fieldAuthorizationResource, true}, {fieldTokenResource, true},
+	{fieldSubject, true}, {fieldTenant, true}, {fieldScopes, true}, {fieldRevision, true}, {fieldActive, true},
+	{fieldNotBefore, false}, {fieldExpiry, true},
+}
+
+// decodeMember lands the raw JSON value of the member name in e; false:
+// the value has the wrong shape. self is the canonical URI "self" stands
+// for in the four resource members.
+func decodeMember(name string, raw []byte, e *TokenFileEntry, self string) bool {
+	r := &e.Record
+	switch name {
+	case fieldToken:
+		return decodeNotNull(raw, &e.Token)
+	case fieldTokenID:
+		return decodeNotNull(raw, &r.TokenID)
+	case fieldIssuer:
+		return decodeNotNull(raw, &r.Issuer)
+	case fieldAudience:
+		return decodeResource(raw, self, &r.Audience)
+	case fieldResource:
+		return decodeResource(raw, self, &r.Resource)
+	case fieldAuthorizationResource:
+		return decodeResource(raw, self, &r.AuthorizationResource)
+	case fieldTokenResource:
+		return decodeResource(raw, self, &r.TokenResource)
+	case fieldSubject:
+		return decodeNotNull(raw, &r.Subject)
+	case fieldTenant:
+		return decodeNotNull(raw, &r.Tenant)
+	case fieldScopes:
+		return decodeNotNull(raw, &r.Scopes)
+	case fieldRevision:
+		return decodeNotNull(raw, &r.Revision)
+	case fieldActive:
+		r.Active = string(raw) == "true"
+		return r.Active || string(raw) == "false"
+	case fieldNotBefore:
+		return decodeTime(raw, &r.NotBefore)
+	case fieldExpiry:
+		return decodeTime(raw, &r.Expiry)
+	}
+	return false
 }
 
 // ParseTokenFile reads the token file of `rawmcp serve -tokens FILE`:
@@ -144,7 +157,7 @@ func decodeTokenFileEntry(dec *json.Decoder, canonicalURI string) (TokenFileEntr
 			return entry, fieldMember
 		case seen[member.name]:
 			return entry, member.name
-		case !member.decode(raw, &entry, canonicalURI):
+		case !decodeMember(member.name, raw, &entry, canonicalURI):
 			return entry, member.name
 		}
 		seen[member.name] = true
