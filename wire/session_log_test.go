@@ -3,11 +3,13 @@ package wire_test
 import (
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"rawmcp/policy"
 	"rawmcp/state"
+	"rawmcp/wire"
 	"rawmcp/wire/scenario"
 )
 
@@ -36,8 +38,12 @@ func TestSessionLifecycleLog(t *testing.T) {
 	ended := func(sid, subject, how string) string {
 		return `msg="session ended" session=` + corr(sid) + " subject=" + corr(subject) + " tenant=acme how=" + how + " lifetime=…"
 	}
+	// The server's clock runs skew ahead of the wall clock: a case moves
+	// it past the TTL instead of waiting for it.
+	var skew atomic.Int64
 	short := state.DefaultConfig()
-	short.MaxSessions, short.TTL = 1, 300*time.Millisecond
+	short.MaxSessions = 1
+	pastTTL := func() { skew.Store(int64(short.TTL + time.Second)) }
 	tests := []struct {
 		name  string
 		table *state.Config
@@ -57,22 +63,27 @@ func TestSessionLifecycleLog(t *testing.T) {
 			return do(t, f, post(f, f.Tokens["revocable"], pingBody, inSession(sid)...).Bytes()).Status
 		}, 401, "carol", "token-revoked"},
 		{"revision changed, on its next use", nil, "revocable", func(t *testing.T, f *scenario.Fixture, sid string) int {
-			f.Policy.SetRevision("carol", 2)
+			f.SetRevision("carol", 2)
 			return do(t, f, sessionRequest(f, "GET", f.Tokens["revocable"], sid).Bytes()).Status
 		}, 401, "carol", "revision-changed"},
 		{"TTL expiry, on its next use", &short, "alice", func(t *testing.T, f *scenario.Fixture, sid string) int {
-			time.Sleep(short.TTL + 50*time.Millisecond)
+			pastTTL()
 			return do(t, f, post(f, f.Tokens["alice"], pingBody, inSession(sid)...).Bytes()).Status
 		}, 404, "alice", "ttl-expired"},
 		{"capacity reclaim by an initialize", &short, "alice", func(t *testing.T, f *scenario.Fixture, sid string) int {
-			time.Sleep(short.TTL + 50*time.Millisecond)
+			pastTTL()
 			return do(t, f, post(f, f.Tokens["bob"], initializeBody).Bytes()).Status
 		}, 200, "alice", "capacity-reclaim"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var logs syncBuffer
-			f, err := scenario.Start(scenario.Options{Configure: logTo(&logs), TableConfig: tc.table})
+			skew.Store(0)
+			configure := func(c *wire.Config) {
+				logTo(&logs)(c)
+				c.Now = func() time.Time { return time.Now().Add(time.Duration(skew.Load())) }
+			}
+			f, err := scenario.Start(scenario.Options{Configure: configure, TableConfig: tc.table})
 			if err != nil {
 				t.Fatal(err)
 			}
