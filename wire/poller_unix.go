@@ -46,7 +46,7 @@ func (s *socket) init(nc net.Conn, cfg *Config) {
 // other net.Conn waits in a plain read (conn.await), the path the
 // README's walk follows.
 func (c *conn) awaitNext() bool {
-	if c.sock.raw != nil {
+	if c.sock.fast() {
 		return c.awaitInPoller()
 	}
 	return c.await()
@@ -64,7 +64,7 @@ func (c *conn) awaitInPoller() bool {
 		c.onReadable = c.readable
 	}
 	c.drained = false
-	if err := c.sock.raw.Read(c.onReadable); err != nil && c.next() == h1.Wait {
+	if err := c.sock.awaitReadable(c.onReadable); err != nil && c.next() == h1.Wait {
 		// The idle deadline (or Shutdown's wake) or a close while idle.
 		c.received(0, err)
 	}
@@ -118,6 +118,18 @@ func (c *conn) waitReadable() bool {
 		return true
 	}
 	return false
+}
+
+// fast says the connection is a socket, with the fast receive and write.
+func (s *socket) fast() bool {
+	return s.raw != nil
+}
+
+// awaitReadable runs step at once and then each time the socket becomes
+// readable, until it returns true; an error is the read deadline or a
+// close while it waited.
+func (s *socket) awaitReadable(step func(fd uintptr) bool) error {
+	return s.raw.Read(step)
 }
 
 // receive is one try of a socket's read of the next request's first
