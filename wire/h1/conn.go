@@ -215,13 +215,9 @@ func (c *Conn) refuse(pe *httpparse.Error) Action {
 	return Refuse
 }
 
-// Received records n bytes the caller put at buf[Filled():]. Zero bytes
-// is the peer's end of the stream, or a failed read: Gone.
+// Received records n > 0 bytes the caller put at buf[Filled():]. A read
+// that brought none is Gone or TimedOut.
 func (c *Conn) Received(n int) {
-	if n <= 0 {
-		c.Gone()
-		return
-	}
 	c.filled += n
 }
 
