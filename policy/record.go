@@ -63,9 +63,7 @@ func (p *Policy) add(digest [sha256.Size]byte, rec TokenRecord) error {
 	entry := &tokenEntry{record: rec, scopes: scopeSetOf(rec.Scopes), correlation: correlation(digest)}
 	p.byDigest[digest] = entry
 	p.byID[rec.TokenID] = entry
-	if rec.Revision > p.revisions[rec.Subject] {
-		p.revisions[rec.Subject] = rec.Revision
-	}
+	p.revisions[rec.Subject] = max(p.revisions[rec.Subject], rec.Revision)
 	return nil
 }
 
