@@ -1,14 +1,19 @@
 package assemble_test
 
 import (
+	"bytes"
 	"errors"
+	"log/slog"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"rawmcp/policy"
+	"rawmcp/state"
+	"rawmcp/wire"
 	"rawmcp/wire/assemble"
 	"rawmcp/wire/client"
 )
@@ -166,5 +171,85 @@ func TestPublicURLRefused(t *testing.T) {
 	var fe *policy.FieldError
 	if !errors.As(err, &fe) || fe.Field != policy.PartQuery {
 		t.Errorf("err = %v, want a FieldError naming %q", err, policy.PartQuery)
+	}
+}
+
+// TestRevisionChangeEndsStaleSessions (A-11): a change of a subject's
+// revision, by SetRevision or by a token minted under a newer one, ends
+// that subject's sessions of every other revision at once and logs each
+// as the connection would; anything that leaves the revision as it was
+// ends nothing, and other subjects' sessions live on.
+func TestRevisionChangeEndsStaleSessions(t *testing.T) {
+	now := time.Date(2026, 7, 28, 12, 0, 0, 0, time.UTC)
+	created := now.Add(-10 * time.Second)
+	s1 := state.Owner{Subject: "s", Tenant: "acme", Revision: 1}
+	other := state.Owner{Subject: "o", Tenant: "acme", Revision: 1}
+	minted := func(revision uint64) func(*assemble.Server) error {
+		return func(s *assemble.Server) error {
+			entries, _ := token(s.URL)
+			rec := entries[0].Record
+			rec.TokenID, rec.Revision = "t2", revision
+			return s.AddToken("assemble-token-second-0123", rec)
+		}
+	}
+	ended := func(sid string) string {
+		return `level=INFO msg="session ended" session=` + policy.Correlate([]byte(sid)) + " subject=" + policy.Correlate([]byte("s")) +
+			" tenant=acme how=revision-changed lifetime=10s"
+	}
+	for _, tc := range []struct {
+		name  string
+		act   func(*assemble.Server) error
+		ends  bool // s's session ends
+		alive int  // sessions left
+	}{
+		{"SetRevision to a newer revision", func(s *assemble.Server) error { s.SetRevision("s", 2); return nil }, true, 1},
+		{"SetRevision to an older revision", func(s *assemble.Server) error { s.SetRevision("s", 0); return nil }, true, 1},
+		{"SetRevision to the current revision", func(s *assemble.Server) error { s.SetRevision("s", 1); return nil }, false, 2},
+		{"another subject's SetRevision", func(s *assemble.Server) error { s.SetRevision("nobody", 5); return nil }, false, 2},
+		{"a token minted under a newer revision", minted(2), true, 1},
+		{"a token minted under the current revision", minted(1), false, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var logs bytes.Buffer
+			s, err := assemble.Assemble("127.0.0.1:9", assemble.Config{Issuer: "https://as.invalid", Tokens: token,
+				Configure: func(c *wire.Config) {
+					c.Now = func() time.Time { return now }
+					c.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{
+						ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+							if a.Key == slog.TimeKey {
+								return slog.Attr{}
+							}
+							return a
+						},
+					}))
+				}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sid, err := s.Sessions.Create(s1, created, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Sessions.Create(other, created, nil); err != nil {
+				t.Fatal(err)
+			}
+			if err := tc.act(s); err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			if tc.ends {
+				want = []string{ended(sid)}
+			}
+			got := strings.Split(strings.TrimSuffix(logs.String(), "\n"), "\n")
+			if logs.Len() == 0 {
+				got = nil
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("log (-want +got):\n%s", diff)
+			}
+			if n := s.Sessions.Len(now, nil); n != tc.alive {
+				t.Errorf("%d sessions alive, want %d", n, tc.alive)
+			}
+		})
 	}
 }
