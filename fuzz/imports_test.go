@@ -1,7 +1,6 @@
 package fuzz
 
 import (
-	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -13,74 +12,10 @@ import (
 	"testing"
 )
 
-// leaves are the packages that import only the standard library and call
-// nothing outside themselves (README, Layout).
-var leaves = []string{"httpparse", "sseframe", "policy", "state", "wire/jsonrpc", "wire/rule"}
-
-// TestLeavesHoldNoFunctions: no struct type in a leaf's non-test source
-// has a field of function type, directly or as the element of a slice,
-// array, map, channel or pointer. A stored function is how a leaf would
-// call back up into whoever set it (an observer, a hook); a leaf hands
-// results back to its caller instead.
-func TestLeavesHoldNoFunctions(t *testing.T) {
-	structs := 0
-	for _, leaf := range leaves {
-		dir := filepath.Join("..", filepath.FromSlash(leaf))
-		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		fset := token.NewFileSet()
-		for _, name := range files {
-			if strings.HasSuffix(name, "_test.go") {
-				continue
-			}
-			f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ast.Inspect(f, func(n ast.Node) bool {
-				st, ok := n.(*ast.StructType)
-				if !ok {
-					return true
-				}
-				structs++
-				for _, field := range st.Fields.List {
-					if holdsFunc(field.Type) {
-						t.Errorf("%s: leaf %s has a struct field of function type: a leaf returns what it found to its caller, it calls nothing back", fset.Position(field.Pos()), leaf)
-					}
-				}
-				return true
-			})
-		}
-	}
-	if structs == 0 {
-		t.Fatal("no struct types found in the leaves: the test would pass vacuously")
-	}
-}
-
-// holdsFunc reports whether a field of type expr holds a function.
-func holdsFunc(expr ast.Expr) bool {
-	switch e := expr.(type) {
-	case *ast.FuncType:
-		return true
-	case *ast.ParenExpr:
-		return holdsFunc(e.X)
-	case *ast.StarExpr:
-		return holdsFunc(e.X)
-	case *ast.ArrayType:
-		return holdsFunc(e.Elt)
-	case *ast.MapType:
-		return holdsFunc(e.Key) || holdsFunc(e.Value)
-	case *ast.ChanType:
-		return holdsFunc(e.Value)
-	}
-	return false
-}
-
 // TestImportRules checks the package rules (README, Layout) on the source
 // itself, so a change that breaks them fails CI rather than a review.
 func TestImportRules(t *testing.T) {
+	leaves := []string{"httpparse", "sseframe", "policy", "state", "wire/jsonrpc", "wire/rule"}
 	imports := sourceImports(t, "..")
 	if len(imports) == 0 {
 		t.Fatal("no packages found: the test would pass vacuously")
@@ -133,6 +68,19 @@ func TestImportRules(t *testing.T) {
 	for _, imp := range imports["wire/lifecycle"] {
 		if strings.HasPrefix(imp, "rawmcp/") && imp != "rawmcp/wire/rule" {
 			t.Errorf("wire/lifecycle imports %s: the model may use only wire/rule and the standard library", imp)
+		}
+	}
+	// The connection's rules do no I/O and read no clock, so they are
+	// tested with byte chunks alone: no socket, file, system call or time.
+	if _, ok := imports["wire/h1"]; !ok {
+		t.Errorf("wire/h1 not found: its rule would pass vacuously")
+	}
+	for _, imp := range imports["wire/h1"] {
+		switch {
+		case strings.HasPrefix(imp, "rawmcp/") && imp != "rawmcp/httpparse" && imp != "rawmcp/wire/rule":
+			t.Errorf("wire/h1 imports %s: it may use only httpparse and wire/rule", imp)
+		case slices.Contains([]string{"net", "os", "syscall", "time", "io"}, imp):
+			t.Errorf("wire/h1 imports %s: the connection's rules are sans-I/O and read no clock", imp)
 		}
 	}
 	for _, imp := range imports["wire/mcp"] {

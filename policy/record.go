@@ -39,9 +39,7 @@ type tokenEntry struct {
 // hashing (the profile's Figure 2 note). A subject's current revision is
 // raised to rec.Revision when that is newer: a token is minted under the
 // revision current at minting time, so minting a newer one retires older
-// ones. Refused records leave the table unchanged. The policy tells
-// nobody: a caller holding sessions of the subject ends those of other
-// revisions itself (assemble.Server.Add does, reading Revision).
+// ones. Refused records leave the table unchanged.
 func (p *Policy) Add(token string, rec TokenRecord) error {
 	if field := recordFault(token, rec); field != "" {
 		return &FieldError{Err: ErrMalformedRecord, Field: field}
@@ -49,6 +47,11 @@ func (p *Policy) Add(token string, rec TokenRecord) error {
 	digest := sha256.Sum256([]byte(token))
 	rec.Scopes = slices.Clone(rec.Scopes)
 
+	return p.add(digest, rec)
+}
+
+// add puts the entry into the table under mu.
+func (p *Policy) add(digest [sha256.Size]byte, rec TokenRecord) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if _, dup := p.byDigest[digest]; dup {
@@ -60,9 +63,7 @@ func (p *Policy) Add(token string, rec TokenRecord) error {
 	entry := &tokenEntry{record: rec, scopes: scopeSetOf(rec.Scopes), correlation: correlation(digest)}
 	p.byDigest[digest] = entry
 	p.byID[rec.TokenID] = entry
-	if rec.Revision > p.revisions[rec.Subject] {
-		p.revisions[rec.Subject] = rec.Revision
-	}
+	p.revisions[rec.Subject] = max(p.revisions[rec.Subject], rec.Revision)
 	return nil
 }
 
@@ -145,21 +146,18 @@ func (p *Policy) Revoke(tokenID string) bool {
 	return ok
 }
 
-// SetRevision sets the subject's current authorization revision and
-// reports whether it changed. Tokens minted under any other revision,
-// older or newer, stop working at their next request (fail closed); the
-// caller that holds sessions ends theirs (assemble.Server.SetRevision).
-// Setting the current revision again changes nothing.
-func (p *Policy) SetRevision(subject string, revision uint64) (changed bool) {
+// SetRevision sets the subject's current authorization revision. Tokens
+// minted under any other revision, older or newer, stop working at their
+// next request (fail closed). Ending the sessions bound to those
+// revisions is the assembled server's (assemble.Server.SetRevision).
+func (p *Policy) SetRevision(subject string, revision uint64) {
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	changed = p.revisions[subject] != revision
 	p.revisions[subject] = revision
-	return changed
+	p.mu.Unlock()
 }
 
-// Revision returns the subject's current authorization revision (0 for a
-// subject no token or SetRevision named).
+// Revision is the subject's current authorization revision (0 for a
+// subject never seen).
 func (p *Policy) Revision(subject string) uint64 {
 	p.mu.RLock()
 	defer p.mu.RUnlock()

@@ -28,34 +28,24 @@ const (
 const selfResource = "self"
 
 // tokenFileMember is one member of a token-file entry: its exact,
-// case-sensitive name and whether it must appear. decodeMember says how its
-// value lands in the entry.
+// case-sensitive name and whether it must appear; decodeMember lands its
+// raw JSON value in the entry.
 type tokenFileMember struct {
 	name     string
 	required bool
 }
 
 var tokenFileMembers = [...]tokenFileMember{
-	{fieldToken, true},
-	{fieldTokenID, true},
-	{fieldIssuer, true},
-	{fieldAudience, true},
-	{fieldResource, true},
-	{fieldAuthorizationResource, true},
-	{fieldTokenResource, true},
-	{fieldSubject, true},
-	{fieldTenant, true},
-	{fieldScopes, true},
-	{fieldRevision, true},
-	{fieldActive, true},
-	{fieldNotBefore, false},
-	{fieldExpiry, true},
+	{fieldToken, true}, {fieldTokenID, true}, {fieldIssuer, true},
+	{fieldAudience, true}, {fieldResource, true}, {fieldAuthorizationResource, true}, {fieldTokenResource, true},
+	{fieldSubject, true}, {fieldTenant, true}, {fieldScopes, true}, {fieldRevision, true}, {fieldActive, true},
+	{fieldNotBefore, false}, {fieldExpiry, true},
 }
 
-// decodeMember puts the raw JSON value of the member name into e; false:
-// the value has the wrong shape. "self" in the four resource members
-// stands for canonicalURI.
-func decodeMember(name string, raw []byte, e *TokenFileEntry, canonicalURI string) bool {
+// decodeMember lands the raw JSON value of the member name in e; false:
+// the value has the wrong shape. self is the canonical URI "self" stands
+// for in the four resource members.
+func decodeMember(name string, raw []byte, e *TokenFileEntry, self string) bool {
 	r := &e.Record
 	switch name {
 	case fieldToken:
@@ -65,13 +55,13 @@ func decodeMember(name string, raw []byte, e *TokenFileEntry, canonicalURI strin
 	case fieldIssuer:
 		return decodeNotNull(raw, &r.Issuer)
 	case fieldAudience:
-		return decodeResource(raw, canonicalURI, &r.Audience)
+		return decodeResource(raw, self, &r.Audience)
 	case fieldResource:
-		return decodeResource(raw, canonicalURI, &r.Resource)
+		return decodeResource(raw, self, &r.Resource)
 	case fieldAuthorizationResource:
-		return decodeResource(raw, canonicalURI, &r.AuthorizationResource)
+		return decodeResource(raw, self, &r.AuthorizationResource)
 	case fieldTokenResource:
-		return decodeResource(raw, canonicalURI, &r.TokenResource)
+		return decodeResource(raw, self, &r.TokenResource)
 	case fieldSubject:
 		return decodeNotNull(raw, &r.Subject)
 	case fieldTenant:

@@ -23,56 +23,56 @@ func TestEndedIsHandedToTheCaller(t *testing.T) {
 		want []Ended
 	}{
 		{"Step: DELETE", func(tab *Table, id string, ended *[]Ended) {
-			tab.Step(ended, id, alice, InputDelete, t1)
+			tab.Step(id, alice, InputDelete, t1, ended)
 		}, []Ended{{Owner: alice, Lifetime: 10 * time.Second, How: EndDeleted}}},
 		{"Step: TTL expiry found by a request", func(tab *Table, id string, ended *[]Ended) {
-			tab.Step(ended, id, alice, InputPing, expiry)
+			tab.Step(id, alice, InputPing, expiry, ended)
 		}, expired},
 		{"Check: TTL expiry", func(tab *Table, id string, ended *[]Ended) {
-			tab.Check(ended, id, alice, expiry)
+			tab.Check(id, alice, expiry, ended)
 		}, expired},
 		{"Poll: TTL expiry", func(tab *Table, id string, ended *[]Ended) {
-			tab.Poll(ended, id, alice, "", expiry)
+			tab.Poll(id, alice, "", expiry, ended)
 		}, expired},
 		{"PostEventID: TTL expiry", func(tab *Table, id string, ended *[]Ended) {
-			tab.PostEventID(ended, id, alice, expiry)
+			tab.PostEventID(id, alice, expiry, ended)
 		}, expired},
 		{"AppendPostEventID: TTL expiry", func(tab *Table, id string, ended *[]Ended) {
-			tab.AppendPostEventID(ended, nil, id, alice, expiry)
+			tab.AppendPostEventID(nil, id, alice, expiry, ended)
 		}, expired},
 		{"Notify: TTL expiry", func(tab *Table, id string, ended *[]Ended) {
-			tab.Notify(ended, id, []byte("{}"), expiry)
+			tab.Notify(id, []byte("{}"), expiry, ended)
 		}, expired},
 		{"Len: TTL expiry", func(tab *Table, id string, ended *[]Ended) {
-			tab.Len(ended, expiry)
+			tab.Len(expiry, ended)
 		}, expired},
 		{"Create: capacity reclaim by an initialize", func(tab *Table, id string, ended *[]Ended) {
-			tab.Create(ended, bob, t0.Add(cfg.TTL+time.Second))
+			tab.Create(bob, t0.Add(cfg.TTL+time.Second), ended)
 		}, []Ended{{Owner: alice, Lifetime: cfg.TTL + time.Second, How: EndReclaimed}}},
 		{"End: token revoked", func(tab *Table, id string, ended *[]Ended) {
-			tab.End(ended, id, alice, EndRevoked, t1)
+			tab.End(id, alice, EndRevoked, t1, ended)
 		}, []Ended{{Owner: alice, Lifetime: 10 * time.Second, How: EndRevoked}}},
 		{"End: revision changed", func(tab *Table, id string, ended *[]Ended) {
-			tab.End(ended, id, alice, EndRevisionChanged, t1)
+			tab.End(id, alice, EndRevisionChanged, t1, ended)
 		}, []Ended{{Owner: alice, Lifetime: 10 * time.Second, How: EndRevisionChanged}}},
 		{"EndStale: a newer revision", func(tab *Table, id string, ended *[]Ended) {
-			tab.EndStale(ended, alice.Subject, alice.Revision+1, t1)
+			tab.EndStale(alice.Subject, alice.Revision+1, t1, ended)
 		}, []Ended{{Owner: alice, Lifetime: 10 * time.Second, How: EndRevisionChanged}}},
 		{"End by another owner ends nothing", func(tab *Table, id string, ended *[]Ended) {
-			tab.End(ended, id, bob, EndRevoked, t1)
+			tab.End(id, bob, EndRevoked, t1, ended)
 		}, nil},
 		{"a refused step ends nothing", func(tab *Table, id string, ended *[]Ended) {
-			tab.Step(ended, id, alice, InputRequest, t1)
-			tab.Step(ended, id, bob, InputDelete, t1)
+			tab.Step(id, alice, InputRequest, t1, ended)
+			tab.Step(id, bob, InputDelete, t1, ended)
 		}, nil},
 		{"a lookup just before the TTL ends nothing", func(tab *Table, id string, ended *[]Ended) {
-			tab.Check(ended, id, alice, expiry.Add(-time.Nanosecond))
+			tab.Check(id, alice, expiry.Add(-time.Nanosecond), ended)
 		}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tab := NewTable(cfg, &countingReader{})
-			id, err := tab.Create(nil, alice, t0)
+			id, err := tab.Create(alice, t0, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -98,7 +98,7 @@ func TestEndedAppendsToTheCallersList(t *testing.T) {
 	id := mustCreate(t, tab, alice)
 	earlier := Ended{ID: "earlier", How: EndDeleted}
 	got := []Ended{earlier}
-	tab.Step(&got, id, alice, InputDelete, t0)
+	tab.Step(id, alice, InputDelete, t0, &got)
 	want := []Ended{earlier, {ID: id, Owner: alice, How: EndDeleted}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("ended (-want +got):\n%s", diff)

@@ -7,8 +7,9 @@ import "time"
 // live and unexpired, else ErrNotFound; a session already holding
 // MaxQueued undelivered notifications refuses with ErrQueueFull, so
 // nothing is dropped silently and a client that never polls cannot grow
-// the table. It takes no Owner: the server, not a client, queues.
-func (t *Table) Notify(ended *[]Ended, id string, data []byte, now time.Time) error {
+// the table. It takes no Owner: the server, not a client, queues. A
+// session found expired is appended to ended.
+func (t *Table) Notify(id string, data []byte, now time.Time, ended *[]Ended) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s, ok := t.sessions[id]
@@ -16,7 +17,7 @@ func (t *Table) Notify(ended *[]Ended, id string, data []byte, now time.Time) er
 		return ErrNotFound
 	}
 	if s.expired(now) {
-		t.forget(ended, id, s, EndExpired, now)
+		t.forget(id, s, EndExpired, now, ended)
 		return ErrNotFound
 	}
 	if len(s.stream.pending) >= t.cfg.MaxQueued {

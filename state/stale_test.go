@@ -54,7 +54,6 @@ func TestEndStale(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tab := newTestTable(cfg)
-			var got []Ended
 			ids := map[string]Owner{}
 			var order []string
 			for _, o := range tt.sessions {
@@ -63,7 +62,8 @@ func TestEndStale(t *testing.T) {
 				order = append(order, id)
 			}
 			now := t0.Add(tt.at)
-			if n := tab.EndStale(&got, tt.subject, tt.current, now); n != tt.ended {
+			var got []Ended
+			if n := tab.EndStale(tt.subject, tt.current, now, &got); n != tt.ended {
 				t.Errorf("EndStale = %d, want %d", n, tt.ended)
 			}
 			for i := range got {
@@ -81,7 +81,7 @@ func TestEndStale(t *testing.T) {
 			}
 			var kept []Owner
 			for _, id := range order {
-				if _, err := tab.Check(nil, id, ids[id], now); err == nil {
+				if _, err := tab.Check(id, ids[id], now, nil); err == nil {
 					kept = append(kept, ids[id])
 				}
 			}
@@ -103,18 +103,18 @@ func TestEndStaleFreesCapacity(t *testing.T) {
 	alice4.Revision = 4
 	mustCreate(t, tab, alice)
 	mustCreate(t, tab, alice)
-	if _, err := tab.Create(nil, alice4, t0); !errors.Is(err, ErrFull) {
+	if _, err := tab.Create(alice4, t0, nil); !errors.Is(err, ErrFull) {
 		t.Fatalf("Create in a full table = %v, want ErrFull", err)
 	}
-	if n := tab.EndStale(nil, "alice", 4, t0); n != 2 {
+	if n := tab.EndStale("alice", 4, t0, nil); n != 2 {
 		t.Fatalf("EndStale = %d, want 2", n)
 	}
 	for i := range 2 {
-		if _, err := tab.Create(nil, alice4, t0); err != nil {
+		if _, err := tab.Create(alice4, t0, nil); err != nil {
 			t.Errorf("Create %d after the revision change = %v, want a session", i+1, err)
 		}
 	}
-	if _, err := tab.Create(nil, alice4, t0); !errors.Is(err, ErrFull) {
+	if _, err := tab.Create(alice4, t0, nil); !errors.Is(err, ErrFull) {
 		t.Errorf("Create past capacity = %v, want ErrFull", err)
 	}
 }

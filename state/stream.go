@@ -64,14 +64,15 @@ type primingEvent struct {
 // ErrCursor and changes nothing. The answer replays the delivered events
 // after the cursor, then adds pending ones, at most MaxEventsPerSet in all,
 // under a fresh priming id that resumes from the same point as the cursor.
-func (t *Table) Poll(ended *[]Ended, id string, owner Owner, cursor string, now time.Time) (Batch, error) {
+// A session found expired is appended to ended.
+func (t *Table) Poll(id string, owner Owner, cursor string, now time.Time, ended *[]Ended) (Batch, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s, err := t.live(ended, id, owner, now)
+	s, err := t.live(id, owner, now, ended)
 	if err != nil {
 		return Batch{}, err
 	}
-	if _, err := t.apply(ended, id, s, InputPoll, now); err != nil {
+	if _, err := t.apply(id, s, InputPoll, now, ended); err != nil {
 		return Batch{}, err
 	}
 	st := &s.stream

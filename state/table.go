@@ -121,11 +121,10 @@ func (r EndReason) String() string {
 	return "unknown"
 }
 
-// Ended is one session a call ended, handed back to the caller: every
-// method that can end a session takes ended, the caller's list, and
-// appends to it (nil drops them). The table calls nothing outside itself,
-// so the caller logs them, after the lock is released. ID is the session
-// id itself: a caller that logs must correlate it, never print it.
+// Ended is one session a call ended, appended to the caller's slice (the
+// ended argument of every call that can end one; nil when the caller does
+// not ask). ID is the session id itself: a caller that logs must
+// correlate it, never print it.
 type Ended struct {
 	ID       string
 	Owner    Owner
@@ -133,9 +132,9 @@ type Ended struct {
 	How      EndReason
 }
 
-// forget deletes a session and appends how it ended to ended. Callers
-// hold mu.
-func (t *Table) forget(ended *[]Ended, id string, s *session, how EndReason, now time.Time) {
+// forget deletes a session and appends how it ended to ended, if the
+// caller asked. Callers hold mu.
+func (t *Table) forget(id string, s *session, how EndReason, now time.Time, ended *[]Ended) {
 	delete(t.sessions, id)
 	if ended != nil {
 		*ended = append(*ended, Ended{ID: id, Owner: s.owner, Lifetime: now.Sub(s.created), How: how})
@@ -167,16 +166,16 @@ func NewTable(cfg Config, random io.Reader) *Table {
 
 // Create makes a session for owner in PhaseInitializing, to answer an
 // initialize, and queues the given server notifications for its GET stream
-// (the messages are kept, not copied). Expired sessions are reclaimed first
-// and appended to ended as EndReclaimed; a table still at capacity refuses
-// with ErrFull and evicts nobody.
-func (t *Table) Create(ended *[]Ended, owner Owner, now time.Time, queued ...[]byte) (id string, err error) {
+// (the messages are kept, not copied). Expired sessions are reclaimed first;
+// a table still at capacity refuses with ErrFull and evicts nobody.
+// Sessions it reclaims are appended to ended.
+func (t *Table) Create(owner Owner, now time.Time, ended *[]Ended, queued ...[]byte) (id string, err error) {
 	if len(queued) > t.cfg.MaxQueued {
 		return "", ErrQueueFull
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.reclaimExpired(ended, now, EndReclaimed)
+	t.reclaimExpired(now, EndReclaimed, ended)
 	if len(t.sessions) >= t.cfg.MaxSessions {
 		return "", ErrFull
 	}
@@ -200,26 +199,27 @@ func (t *Table) Create(ended *[]Ended, owner Owner, now time.Time, queued ...[]b
 // ErrNotFound (with PhaseClosed); an input its phase does not allow is
 // ErrLifecycle (with the unchanged phase). InputDelete closes the session
 // and forgets it and its queues at once, under the same lock as the lookup,
-// so no request racing the DELETE can revive it.
-func (t *Table) Step(ended *[]Ended, id string, owner Owner, in Input, now time.Time) (Phase, error) {
+// so no request racing the DELETE can revive it. A session it ends
+// (deleted, or found expired) is appended to ended.
+func (t *Table) Step(id string, owner Owner, in Input, now time.Time, ended *[]Ended) (Phase, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s, err := t.live(ended, id, owner, now)
+	s, err := t.live(id, owner, now, ended)
 	if err != nil {
 		return PhaseClosed, err
 	}
-	return t.apply(ended, id, s, in, now)
+	return t.apply(id, s, in, now, ended)
 }
 
 // Check reports the phase of the session id names for owner, with Step's
 // lookup rules and no transition. The server looks the session up before
 // the scope and tenant check (T-P14) and applies the input only after it,
 // so a request refused with 403 never moves a session (a refused DELETE
-// does not end it).
-func (t *Table) Check(ended *[]Ended, id string, owner Owner, now time.Time) (Phase, error) {
+// does not end it). A session found expired is appended to ended.
+func (t *Table) Check(id string, owner Owner, now time.Time, ended *[]Ended) (Phase, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s, err := t.live(ended, id, owner, now)
+	s, err := t.live(id, owner, now, ended)
 	if err != nil {
 		return PhaseClosed, err
 	}
@@ -229,18 +229,18 @@ func (t *Table) Check(ended *[]Ended, id string, owner Owner, now time.Time) (Ph
 // PostEventID returns a fresh event id for an SSE event on a POST response
 // stream of the session, with Step's lookup rules and no transition. Such
 // ids are never valid cursors: POST streams are not resumable here.
-func (t *Table) PostEventID(ended *[]Ended, id string, owner Owner, now time.Time) (string, error) {
-	b, err := t.AppendPostEventID(ended, nil, id, owner, now)
+func (t *Table) PostEventID(id string, owner Owner, now time.Time, ended *[]Ended) (string, error) {
+	b, err := t.AppendPostEventID(nil, id, owner, now, ended)
 	return string(b), err
 }
 
 // AppendPostEventID is PostEventID appending the id to dst, so a caller
 // that frames the event into its own buffer allocates nothing; on error dst
 // comes back unchanged.
-func (t *Table) AppendPostEventID(ended *[]Ended, dst []byte, id string, owner Owner, now time.Time) ([]byte, error) {
+func (t *Table) AppendPostEventID(dst []byte, id string, owner Owner, now time.Time, ended *[]Ended) ([]byte, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s, err := t.live(ended, id, owner, now)
+	s, err := t.live(id, owner, now, ended)
 	if err != nil {
 		return dst, err
 	}
@@ -248,30 +248,29 @@ func (t *Table) AppendPostEventID(ended *[]Ended, dst []byte, id string, owner O
 }
 
 // End ends the session id names if it is live and bound to exactly owner,
-// appending it to ended with how; it says whether there was such a
-// session. The server
+// reporting how; it says whether there was such a session. The server
 // calls it when owner's token turns out revoked or its revision changed,
 // so the session fails closed instead of waiting for its TTL.
-func (t *Table) End(ended *[]Ended, id string, owner Owner, how EndReason, now time.Time) bool {
+func (t *Table) End(id string, owner Owner, how EndReason, now time.Time, ended *[]Ended) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s, err := t.live(ended, id, owner, now)
+	s, err := t.live(id, owner, now, ended)
 	if err != nil {
 		return false
 	}
-	t.forget(ended, id, s, how, now)
+	t.forget(id, s, how, now, ended)
 	return true
 }
 
 // EndStale ends every live session of subject bound to a revision other
-// than current, in any tenant, appending each to ended as
-// EndRevisionChanged, and returns how many it ended; one that has expired
-// already is appended as EndExpired and not counted. assemble.Server
-// calls it when subject's revision changes to current: a revision belongs to the subject, not to
+// than current, in any tenant, reporting EndRevisionChanged, and returns
+// how many it ended; one that has expired already is reported
+// EndExpired and not counted. The server calls it when subject's
+// revision changes to current: a revision belongs to the subject, not to
 // a tenant, and a token of any other revision is refused, so nobody could
 // use those sessions again, and their slots are freed at once instead of
 // at their TTL. It visits at most MaxSessions entries.
-func (t *Table) EndStale(ended *[]Ended, subject string, current uint64, now time.Time) int {
+func (t *Table) EndStale(subject string, current uint64, now time.Time, ended *[]Ended) int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	n := 0
@@ -279,9 +278,9 @@ func (t *Table) EndStale(ended *[]Ended, subject string, current uint64, now tim
 		switch {
 		case s.owner.Subject != subject:
 		case s.expired(now):
-			t.forget(ended, id, s, EndExpired, now)
+			t.forget(id, s, EndExpired, now, ended)
 		case s.owner.Revision != current:
-			t.forget(ended, id, s, EndRevisionChanged, now)
+			t.forget(id, s, EndRevisionChanged, now, ended)
 			n++
 		}
 	}
@@ -289,22 +288,22 @@ func (t *Table) EndStale(ended *[]Ended, subject string, current uint64, now tim
 }
 
 // Len returns the number of live sessions at now, reclaiming expired ones.
-func (t *Table) Len(ended *[]Ended, now time.Time) int {
+func (t *Table) Len(now time.Time, ended *[]Ended) int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.reclaimExpired(ended, now, EndExpired)
+	t.reclaimExpired(now, EndExpired, ended)
 	return len(t.sessions)
 }
 
 // live finds the session id names for owner, reclaiming it if it has
 // expired. Callers hold t.mu.
-func (t *Table) live(ended *[]Ended, id string, owner Owner, now time.Time) (*session, error) {
+func (t *Table) live(id string, owner Owner, now time.Time, ended *[]Ended) (*session, error) {
 	s, ok := t.sessions[id]
 	if !ok {
 		return nil, ErrNotFound
 	}
 	if s.expired(now) {
-		t.forget(ended, id, s, EndExpired, now)
+		t.forget(id, s, EndExpired, now, ended)
 		return nil, ErrNotFound
 	}
 	if s.owner != owner {
@@ -315,24 +314,24 @@ func (t *Table) live(ended *[]Ended, id string, owner Owner, now time.Time) (*se
 
 // apply runs in through the lifecycle table and forgets a session that
 // reaches PhaseClosed. Callers hold t.mu.
-func (t *Table) apply(ended *[]Ended, id string, s *session, in Input, now time.Time) (Phase, error) {
+func (t *Table) apply(id string, s *session, in Input, now time.Time, ended *[]Ended) (Phase, error) {
 	next, err := transition(s.phase, in)
 	if err != nil {
 		return s.phase, err
 	}
 	s.phase = next
 	if next == PhaseClosed {
-		t.forget(ended, id, s, EndDeleted, now)
+		t.forget(id, s, EndDeleted, now, ended)
 	}
 	return next, nil
 }
 
 // reclaimExpired forgets every expired session, reporting how as how. It
 // visits at most MaxSessions entries. Callers hold t.mu.
-func (t *Table) reclaimExpired(ended *[]Ended, now time.Time, how EndReason) {
+func (t *Table) reclaimExpired(now time.Time, how EndReason, ended *[]Ended) {
 	for id, s := range t.sessions {
 		if s.expired(now) {
-			t.forget(ended, id, s, how, now)
+			t.forget(id, s, how, now, ended)
 		}
 	}
 }

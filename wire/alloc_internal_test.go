@@ -16,6 +16,7 @@ import (
 	"rawmcp/httpparse"
 	"rawmcp/policy"
 	"rawmcp/state"
+	"rawmcp/wire/h1"
 )
 
 // replayConn is a client in memory: each Read returns next, whole, as one
@@ -47,7 +48,7 @@ const allocToken = "tok-alloc-7Qm2Xv9Lp"
 
 // allocRig is a server with one token and a connection to it in memory,
 // driven one request at a time through the connection's own loop
-// (awaitRequest, serveRequest), as serve runs it.
+// (conn.step, until the answer is written), as serve runs it.
 type allocRig struct {
 	c  *conn
 	nc *replayConn
@@ -98,8 +99,13 @@ func allocPost(sid, body string) []byte {
 // answer's status line.
 func (r *allocRig) serve(raw []byte) []byte {
 	r.nc.next = raw
-	if !r.c.awaitRequest() || !r.c.serveRequest() {
+	if !r.c.step() {
 		return nil
+	}
+	for r.c.next() != h1.Wait {
+		if !r.c.step() {
+			return nil
+		}
 	}
 	line, _, _ := bytes.Cut(r.nc.written, []byte("\r\n"))
 	return line
@@ -135,6 +141,12 @@ func TestWarmRequestAllocs(t *testing.T) {
 		{"resources/list", `{"jsonrpc":"2.0","id":"req-654321","method":"resources/list"}`, "HTTP/1.1 200 OK"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			if raceEnabled {
+				// The space goes back to its pool while the connection
+				// waits, and under the race detector sync.Pool drops a
+				// quarter of what is put back. CI runs this without -race.
+				t.Skip("sync.Pool drops items at random under the race detector")
+			}
 			r := newAllocRig(t)
 			raw := allocPost(r.session(t), c.body)
 			r.serve(raw) // warm: the pooled buffer, the remembered token
@@ -151,7 +163,7 @@ func TestWarmRequestAllocs(t *testing.T) {
 }
 
 // TestWarmSocketAllocs: on a socket, where a keep-alive request is served
-// inside one RawConn.Read (conn.serveWhole), ping and resources/list go
+// inside one RawConn.Read (conn.awaitInPoller), ping and resources/list go
 // round trip after round trip, the server's whole loop and the socket's
 // receive, wait and write, without one allocation. The client reads each
 // answer into a buffer of its known length, allocating nothing either.

@@ -23,7 +23,7 @@ func TestWriteDeadline(t *testing.T) {
 	const pipelined = 200 // about 90 KB of answers
 	t.Run("write bound/a client that stops reading is cut", func(t *testing.T) {
 		t.Parallel()
-		nc := smallBuffers(t, f.Server)
+		nc, _ := smallBuffers(t, f.Server)
 		// Only the server closing can end these writes before the client's
 		// own deadline: while it waits to write it reads nothing.
 		nc.SetWriteDeadline(time.Now().Add(10 * time.Second))
@@ -38,28 +38,43 @@ func TestWriteDeadline(t *testing.T) {
 	})
 	t.Run("write bound/an answer after a write that waited is written", func(t *testing.T) {
 		t.Parallel()
-		nc := smallBuffers(t, f.Server)
+		nc, served := smallBuffers(t, f.Server)
 		c := &benchConn{nc: nc}
-		sent := make(chan error, 1)
-		go func() {
-			_, err := nc.Write(bytes.Repeat(metadata, pipelined))
-			sent <- err
-		}()
-		time.Sleep(100 * time.Millisecond) // the server fills the socket and waits
-		for i := range pipelined {
-			r, err := c.read()
-			if err != nil || r.status != 200 {
-				t.Fatalf("answer %d: status %d, %v", i, r.status, err)
+		// Each round's answers fill the client's window, so the server's
+		// writes wait; the second round's would meet a deadline the first
+		// left armed, since it comes after that deadline has passed.
+		for round := range 2 {
+			sent := make(chan error, 1)
+			go func() {
+				_, err := nc.Write(bytes.Repeat(metadata, pipelined))
+				sent <- err
+			}()
+			waitFor(t, "the server's answers queue on the full socket", func() bool {
+				n, err := sendQueued(served)
+				if err != nil {
+					t.Fatalf("round %d: the server's socket: %v", round, err)
+				}
+				return n > 0
+			})
+			for i := range pipelined {
+				r, err := c.read()
+				if err != nil || r.status != 200 {
+					t.Fatalf("round %d, answer %d: status %d, %v", round, i, r.status, err)
+				}
 			}
+			drained := time.Now()
+			if err := <-sent; err != nil {
+				t.Fatal(err)
+			}
+			// Every deadline a write armed is at most WriteTimeout after
+			// its start, and every write started before the client read
+			// its last answer: past this point each has passed. This wait
+			// is the case itself, not a guess at the server: a longer one
+			// only makes it surer.
+			time.Sleep(time.Until(drained.Add(writeTimeout)))
 		}
-		if err := <-sent; err != nil {
-			t.Fatal(err)
-		}
-		// Past the deadline that last wait armed: it must not fail the next
-		// answer.
-		time.Sleep(writeTimeout + 200*time.Millisecond)
 		if err := c.expect(metadata, 200); err != nil {
-			t.Errorf("the answer after the wait: %v", err)
+			t.Errorf("the answer after the waits: %v", err)
 		}
 	})
 }
@@ -67,18 +82,38 @@ func TestWriteDeadline(t *testing.T) {
 // TestIdleDeadlineMoves checks that the idle deadline follows the
 // requests of a connection, though a busy one re-arms it only every few
 // milliseconds: a client asking well inside IdleTimeout is never closed.
+// The client's pauses are the case itself: it asks every idle/5 until
+// twice IdleTimeout has passed, so only a deadline that moves keeps it.
+// A pause a loaded machine stretches to IdleTimeout is no longer this
+// case, and the client starts over on a new connection.
 func TestIdleDeadlineMoves(t *testing.T) {
-	// Ten waits of idle/5 outlast idle twice, and each leaves 4/5 of it as
-	// a margin a loaded machine's slow wake-up cannot use up.
 	const idle = 2 * time.Second
 	f := startFixture(t, func(c *wire.Config) { c.SSERetry, c.IdleTimeout = 100*time.Millisecond, idle })
 	metadata := []byte("GET /.well-known/oauth-protected-resource/mcp HTTP/1.1\r\nHost: " + f.Addr + "\r\n\r\n")
-	c := newBenchConn(t, f.Addr)
-	for i := range 10 {
-		if err := c.expect(metadata, 200); err != nil {
-			t.Fatalf("request %d, %v after the first: %v", i, time.Duration(i)*idle/5, err)
+	for attempt := 0; ; attempt++ {
+		c := newBenchConn(t, f.Addr)
+		start, last := time.Now(), time.Time{}
+		stretched := false
+		for i := 0; time.Since(start) < 2*idle; i++ {
+			if !last.IsZero() {
+				time.Sleep(idle / 5)
+				if time.Since(last) >= idle {
+					stretched = true
+					break
+				}
+			}
+			if err := c.expect(metadata, 200); err != nil {
+				t.Fatalf("request %d, %v after the first: %v", i, time.Since(start), err)
+			}
+			last = time.Now()
 		}
-		time.Sleep(idle / 5)
+		c.nc.Close()
+		if !stretched {
+			return
+		}
+		if attempt == 4 {
+			t.Fatalf("five times a pause of idle/5 outlasted IdleTimeout %v: the machine is too slow to tell", idle)
+		}
 	}
 }
 
@@ -86,7 +121,7 @@ func TestIdleDeadlineMoves(t *testing.T) {
 // with 4 KiB buffers on both sides of the answers: the server's send
 // buffer and the client's receive buffer, set before the handshake so
 // that the window is small too.
-func smallBuffers(t *testing.T, s *wire.Server) net.Conn {
+func smallBuffers(t *testing.T, s *wire.Server) (client net.Conn, served *net.TCPConn) {
 	t.Helper()
 	ln, err := wire.Listen("127.0.0.1:0")
 	if err != nil {
@@ -105,13 +140,14 @@ func smallBuffers(t *testing.T, s *wire.Server) net.Conn {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { nc.Close() })
-	served, err := ln.Accept()
+	accepted, err := ln.Accept()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := served.(*net.TCPConn).SetWriteBuffer(4096); err != nil {
+	served = accepted.(*net.TCPConn)
+	if err := served.SetWriteBuffer(4096); err != nil {
 		t.Fatal(err)
 	}
 	s.ServeConn(served)
-	return nc
+	return nc, served
 }

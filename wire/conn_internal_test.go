@@ -80,7 +80,7 @@ func TestDrainHoldsNoRequestBuffer(t *testing.T) {
 			nc := &scriptedConn{input: []byte("GET /mcp HTTP/1.1\nHost: 127.0.0.1:8080\n\n")}
 			c := newConn(newTestServer(t), nc)
 			held := false
-			nc.onDrain = func() { held = c.sock.space != nil }
+			nc.onDrain = func() { held = c.space != nil }
 			tc.run(c)
 			if !nc.halfClosed || nc.onDrain != nil {
 				t.Fatalf("half-closed %v, drained %v: the answer was not followed by a drain", nc.halfClosed, nc.onDrain == nil)

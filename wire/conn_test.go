@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"net"
-	"rawmcp/wire/client"
 	"strings"
 	"testing"
 	"time"
@@ -138,71 +137,81 @@ func TestBodyLimit(t *testing.T) {
 
 // TestDeadlines checks H-P08 with a short read timeout: a request that
 // trickles in is cut with 408; an idle connection is closed silently.
+// Each case waits for the server's answer or close, never for a time.
 func TestDeadlines(t *testing.T) {
+	const readTimeout, idleTimeout = 200 * time.Millisecond, 300 * time.Millisecond
 	f := startFixture(t, func(c *wire.Config) {
-		c.ReadTimeout, c.SSERetry, c.IdleTimeout = 200*time.Millisecond, 100*time.Millisecond, 300*time.Millisecond
+		c.ReadTimeout, c.SSERetry, c.IdleTimeout = readTimeout, 100*time.Millisecond, idleTimeout
 	})
 	t.Run("H-P08/a head trickling in is cut by the whole-request deadline with 408", func(t *testing.T) {
-		nc := dial(t, f.Addr)
-		head := []byte("GET /mcp HTTP/1.1\r\nHost: " + f.Addr + "\r\n")
-		start := time.Now()
-		for i := 0; i < len(head); i++ {
-			if _, err := nc.Write(head[i : i+1]); err != nil {
-				break // the server has cut us off
-			}
-			time.Sleep(20 * time.Millisecond)
-			if time.Since(start) > 2*time.Second {
-				break
-			}
+		// A byte every 10 ms would take 20 s to send this head, and no
+		// single pause comes near the deadline: only a deadline counted
+		// from the first byte, not re-armed by each read, cuts it before
+		// the head is out. The trickle stops at the first byte of the
+		// answer, however late a loaded machine brings it.
+		head := []byte("GET /mcp HTTP/1.1\r\nHost: " + f.Addr + "\r\nX-Pad: " + strings.Repeat("x", 2000))
+		c := trickle(dial(t, f.Addr), head, 10*time.Millisecond, func() {})
+		if diff := cmp.Diff([]int{408}, statusesOf(c.responses)); diff != "" || len(c.rest) != 0 {
+			t.Errorf("statuses (-want +got):\n%s\nand %d stray bytes", diff, len(c.rest))
 		}
-		got, _ := readAll(t, nc)
-		if diff := cmp.Diff([]int{408}, statuses(got)); diff != "" {
-			t.Errorf("statuses (-want +got):\n%s", diff)
+		if c.wholeHead || c.cut < readTimeout {
+			t.Errorf("cut after %v (deadline %v), whole head sent: %v", c.cut, readTimeout, c.wholeHead)
 		}
 	})
 	t.Run("H-P08/an idle connection is closed without an answer", func(t *testing.T) {
 		nc := dial(t, f.Addr)
+		start := time.Now()
 		got, raw := readAll(t, nc)
 		if len(got) != 0 || len(raw) != 0 {
 			t.Errorf("idle close sent %q", raw)
+		}
+		// A lower bound only: a loaded machine closes later, never sooner.
+		if waited := time.Since(start); waited < idleTimeout {
+			t.Errorf("closed after %v, before the idle timeout %v", waited, idleTimeout)
 		}
 	})
 	t.Run("H-P08/a body that never comes is 408", func(t *testing.T) {
 		nc := dial(t, f.Addr)
 		req := post(f, f.Tokens["alice"], pingBody).Bytes()
+		start := time.Now()
 		nc.Write(req[:len(req)-5])
 		got, _ := readAll(t, nc)
 		if diff := cmp.Diff([]int{408}, statuses(got)); diff != "" {
 			t.Errorf("statuses (-want +got):\n%s", diff)
+		}
+		if waited := time.Since(start); waited < readTimeout {
+			t.Errorf("408 after %v, before the read timeout %v", waited, readTimeout)
 		}
 	})
 }
 
 // TestIdleOutlastsRetry is the interop regression found with the
 // TypeScript SDK: a client that waits the priming event's retry and then
-// reuses its keep-alive connection must find it open.
+// reuses its keep-alive connection must find it open. The client here is
+// a raw socket, so a close the server sends while it waits cannot go
+// unseen: the next request on that same socket must be answered.
 func TestIdleOutlastsRetry(t *testing.T) {
+	const retry = 200 * time.Millisecond
 	f := startFixture(t, func(c *wire.Config) {
-		// Idle is well past the retry and the sleep below, so a loaded
-		// machine's slow wake-up cannot reach it.
-		c.ReadTimeout, c.SSERetry, c.IdleTimeout = 100*time.Millisecond, 200*time.Millisecond, 3*time.Second
+		// Idle is well past the retry, so a loaded machine's slow wake-up
+		// from the client's wait cannot reach it.
+		c.ReadTimeout, c.SSERetry, c.IdleTimeout = 100*time.Millisecond, retry, 3*time.Second
 	})
 	sid := openSession(t, f, "alice")
-	c := client.New(f.Addr)
-	defer c.Close()
+	nc := dial(t, f.Addr)
 	get := sessionRequest(f, "GET", f.Tokens["alice"], sid).Bytes()
-	for i := 0; i < 2; i++ {
-		resp, err := c.Do(get, false)
-		if err != nil || resp.Status != 200 {
-			t.Fatalf("GET %d: %v, %+v", i, err, resp)
+	for i := 0; i < 3; i++ {
+		if _, err := nc.Write(get); err != nil {
+			t.Fatalf("GET %d after waiting the retry: %v", i, err)
+		}
+		resp := readOne(t, nc)
+		if resp.Status != 200 {
+			t.Fatalf("GET %d: status %d", i, resp.Status)
 		}
 		if !strings.Contains(string(resp.Body), "retry: 200\n") {
 			t.Fatalf("GET %d: no retry: 200 in %q", i, resp.Body)
 		}
-		time.Sleep(250 * time.Millisecond) // the retry, and a little more
-		if c.Closed() {
-			t.Fatalf("GET %d: the server closed the connection", i)
-		}
+		time.Sleep(retry) // what the client does: it waits the retry it was told
 	}
 }
 
@@ -276,11 +285,7 @@ func TestInFlightGate(t *testing.T) {
 	}
 	// The gate is full once the server has read every held head; a loaded
 	// machine may take a while to get there, so the test waits for it.
-	for deadline := time.Now().Add(held / 2); wire.InFlight(f.Server) < gate; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d requests in processing after %v, want %d", wire.InFlight(f.Server), held/2, gate)
-		}
-	}
+	waitFor(t, "every held request is in processing", func() bool { return wire.InFlight(f.Server) == gate })
 	start := time.Now()
 	resp := do(t, f, req)
 	waited := time.Since(start)
@@ -331,7 +336,7 @@ func TestListen(t *testing.T) {
 	})
 }
 
-// TestKeepAliveReceive checks the socket's request loop (conn.serveWhole):
+// TestKeepAliveReceive checks the socket's request loop (conn.readable):
 // after answering, a keep-alive connection waits for its next request
 // without first making a read that would find nothing, so whatever comes
 // after an answer must still be seen at once: the next request, the rest
@@ -348,6 +353,7 @@ func TestKeepAliveReceive(t *testing.T) {
 		bytes     []byte
 		halfClose bool // after the bytes
 		answered  bool // wait for one answer before the next write
+		headOnly  bool // the bytes are a head: wait until the server reads it
 	}
 	cases := []struct {
 		name   string
@@ -355,16 +361,16 @@ func TestKeepAliveReceive(t *testing.T) {
 		want   []int
 	}{
 		{"H-39/requests each sent after the last answer are answered on the kept connection",
-			[]write{{ping, false, true}, {ping, false, true}, {ping, false, true}, {closing, false, false}},
+			[]write{{ping, false, true, false}, {ping, false, true, false}, {ping, false, true, false}, {closing, false, false, false}},
 			[]int{200, 200, 200, 200}},
 		{"H-39/a request and the half-close right after it: answered, then closed at once",
-			[]write{{ping, false, true}, {ping, true, false}},
+			[]write{{ping, false, true, false}, {ping, true, false, false}},
 			[]int{200, 200}},
 		{"H-39/a half-close alone after an answer closes at once",
-			[]write{{ping, false, true}, {nil, true, false}},
+			[]write{{ping, false, true, false}, {nil, true, false, false}},
 			[]int{200}},
 		{"H-41/a request split across writes is answered, and the whole one after it",
-			[]write{{ping[:headEnd], false, false}, {ping[headEnd:], false, true}, {closing, false, false}},
+			[]write{{ping[:headEnd], false, false, true}, {ping[headEnd:], false, true, false}, {closing, false, false, false}},
 			[]int{200, 200}},
 	}
 	for _, tc := range cases {
@@ -372,8 +378,10 @@ func TestKeepAliveReceive(t *testing.T) {
 			nc := dial(t, f.Addr)
 			var got []int
 			for i, w := range tc.writes {
-				if i > 0 && !tc.writes[i-1].answered {
-					time.Sleep(50 * time.Millisecond) // lets the server read what came so far
+				if i > 0 && tc.writes[i-1].headOnly {
+					// The server has the head in processing and now waits
+					// for the body.
+					waitFor(t, "the head is in processing", func() bool { return wire.InFlight(f.Server) == 1 })
 				}
 				if _, err := nc.Write(w.bytes); err != nil {
 					t.Fatal(err)
@@ -412,5 +420,17 @@ func readOne(t *testing.T, nc net.Conn) *httpparse.Response {
 			t.Fatalf("reading the answer: %v", err)
 		}
 		buf = append(buf, one[0])
+	}
+}
+
+// waitFor polls cond until it holds, for state the server exposes no
+// event for. The limit only fails the test: it is far past anything a
+// loaded machine needs, and nothing passes because it ran out.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 10 s, and still not: %s", what)
+		}
 	}
 }

@@ -14,6 +14,6 @@ func NewReceiver(size int) *Receiver { return &Receiver{space: requestSpace{buf:
 // Receive reads what the socket fd holds; the bytes are valid until the
 // next call.
 func (r *Receiver) Receive(fd uintptr) (got []byte, drained bool, err error) {
-	n, drained, err := receiveDrained(int(fd), &r.space)
+	n, drained, err := receiveDrained(int(fd), r.space.buf, &r.space.recv)
 	return r.space.buf[:n], drained, err
 }

@@ -9,7 +9,7 @@ import (
 
 // receiveScratch is what receiveDrained hands the kernel: two message
 // headers, their buffers' descriptions and the second one's byte, in the
-// pooled request space.
+// pooled request space (requestSpace.recv).
 type receiveScratch struct {
 	msgs  [2]mmsghdr
 	iov   [2]syscall.Iovec
@@ -24,8 +24,7 @@ type mmsghdr struct {
 	_   [4]byte
 }
 
-// receiveDrained reads what the socket fd holds into sp.buf, which holds
-// no input, with one recvmmsg(2) of two messages on the stream: the first
+// receiveDrained reads what the socket fd holds into buf, with one recvmmsg(2) of two messages on the stream: the first
 // takes the bytes into all of the buffer but its last byte, the second
 // asks the socket once more, for one byte, in the same system call. So
 // the read the edge-triggered poller needs before a wait, one that finds
@@ -33,9 +32,8 @@ type mmsghdr struct {
 // the second message found the socket empty; one that found the end of
 // the stream leaves it false, so the next read meets the end. The socket
 // is non-blocking: the second message never waits.
-func receiveDrained(fd int, sp *requestSpace) (n int, drained bool, err error) {
-	r := &sp.recv
-	r.iov[0] = syscall.Iovec{Base: &sp.buf[0], Len: uint64(len(sp.buf) - 1)}
+func receiveDrained(fd int, buf []byte, r *receiveScratch) (n int, drained bool, err error) {
+	r.iov[0] = syscall.Iovec{Base: &buf[0], Len: uint64(len(buf) - 1)}
 	r.iov[1] = syscall.Iovec{Base: &r.spare[0], Len: 1}
 	r.msgs[0] = mmsghdr{hdr: syscall.Msghdr{Iov: &r.iov[0], Iovlen: 1}}
 	r.msgs[1] = mmsghdr{hdr: syscall.Msghdr{Iov: &r.iov[1], Iovlen: 1}}
@@ -54,7 +52,7 @@ func receiveDrained(fd int, sp *requestSpace) (n int, drained bool, err error) {
 	case r.msgs[1].n == 1:
 		// More: the first message filled its part, or a byte came between
 		// the two; either way it comes right after the first's bytes.
-		sp.buf[n] = r.spare[0]
+		buf[n] = r.spare[0]
 		return n + 1, false, nil
 	}
 	return n, false, nil // the end of the stream after n bytes

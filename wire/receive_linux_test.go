@@ -59,7 +59,7 @@ func TestReceiveDrained(t *testing.T) {
 			sp := &requestSpace{buf: make([]byte, 8)}
 			var got []receipt
 			for range tc.receipts {
-				n, drained, err := receiveDrained(fds[0], sp)
+				n, drained, err := receiveDrained(fds[0], sp.buf, &sp.recv)
 				got = append(got, receipt{string(sp.buf[:n]), drained, err})
 			}
 			if diff := cmp.Diff(tc.receipts, got, cmp.Comparer(func(a, b error) bool { return a == b })); diff != "" {

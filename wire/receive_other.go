@@ -1,4 +1,4 @@
-//go:build !(linux && (amd64 || arm64))
+//go:build unix && !(linux && (amd64 || arm64))
 
 package wire
 
@@ -7,12 +7,11 @@ import "syscall"
 // receiveScratch is empty where receiveDrained makes a plain read.
 type receiveScratch struct{}
 
-// receiveDrained reads what the socket fd holds into sp.buf, which holds
-// no input. Without recvmmsg(2) it cannot learn in the same call whether
-// anything is left, so it never reports drained: the connection reads once
+// receiveDrained reads what the socket fd holds into buf. Without
+// recvmmsg(2) it cannot learn in the same call whether anything is left, so it never reports drained: the connection reads once
 // more before it waits, as the poller needs.
-func receiveDrained(fd int, sp *requestSpace) (n int, drained bool, err error) {
-	n, err = syscall.Read(fd, sp.buf)
+func receiveDrained(fd int, buf []byte, _ *receiveScratch) (n int, drained bool, err error) {
+	n, err = syscall.Read(fd, buf)
 	if err != nil {
 		return 0, false, err
 	}

@@ -27,19 +27,28 @@ type serverBaseline struct {
 }
 
 func takeBaseline() serverBaseline {
-	settleGoroutines(0, time.Second)
+	settleGoroutines(0, 5*time.Second)
 	return serverBaseline{goroutines: runtime.NumGoroutine(), mem: takeMemorySnapshot()}
 }
 
 // settleGoroutines waits until at most want goroutines remain (want 0:
-// until the count stops falling) and returns the count.
+// until the count has held still for steadySamples polls in a row, so a
+// baseline is not taken while a previous test's goroutines still end) and
+// returns the count. It polls: the runtime has no event for a goroutine's
+// end, and patience only bounds how long it tries.
 func settleGoroutines(want int, patience time.Duration) int {
+	const steadySamples = 10
 	deadline := time.Now().Add(patience)
-	last := runtime.NumGoroutine()
+	last, steady := runtime.NumGoroutine(), 0
 	for {
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(10 * time.Millisecond)
 		n := runtime.NumGoroutine()
-		if want > 0 && n <= want || want == 0 && n >= last || time.Now().After(deadline) {
+		if n == last {
+			steady++
+		} else {
+			steady = 0
+		}
+		if want > 0 && n <= want || want == 0 && steady >= steadySamples || time.Now().After(deadline) {
 			return n
 		}
 		last = n

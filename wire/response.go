@@ -21,7 +21,7 @@ type response struct {
 	contentType string
 	headers     []header // extra fields: Allow, WWW-Authenticate, Mcp-Session-Id, ...
 	body        []byte
-	close       bool // Connection: close, then the connection is closed
+	close       bool // Connection: close, then the connection is closed (set by h1.Conn.Answering)
 	headRequest bool // the request was HEAD: framing headers as for GET, no body (RFC 9110 §9.3.2)
 	rule        rule.ID
 	detail      string // why a policy denial refused, for the log only
@@ -35,16 +35,14 @@ func (r *response) code() int {
 	return r.rpcCode
 }
 
-// seal makes resp what goes out: an error answer closes the connection
-// (T-P14) and gets its constant body here, the one place every answer
-// passes, so no caller can forget either or put request bytes into one.
+// seal gives an error answer its constant body, here, the one place
+// every answer passes, so no caller can forget it or put request bytes
+// into one. That an error answer closes the connection (T-P14) is the
+// connection's rules' (h1.Conn.Answering).
 func seal(resp *response) {
-	if resp.status >= 400 {
-		resp.close = true
-		if resp.body == nil {
-			resp.contentType = contentTypeJSON
-			resp.body = errorBody(resp.status, resp.code())
-		}
+	if resp.status >= 400 && resp.body == nil {
+		resp.contentType = contentTypeJSON
+		resp.body = errorBody(resp.status, resp.code())
 	}
 }
 
@@ -139,9 +137,9 @@ func validHeaderValue(v string) bool {
 
 // internalError, the constant 500 (H-P16), is written instead of a
 // response whose header values failed the H-P10 guard.
-var internalError = response{status: 500, contentType: contentTypeJSON, body: errorBody(500, codeHTTPError), close: true, rule: rule.InternalError}
+var internalError = response{status: 500, contentType: contentTypeJSON, body: errorBody(500, codeHTTPError), rule: rule.InternalError}
 
-// guarded returns r, or the constant 500 (which closes the connection) if
+// guarded returns r, or the constant 500 (an error: it closes) if
 // any of r's header values fails the H-P10 check. The caller writes, logs
 // and closes by what it returns, so a refused response is refused whole.
 func guarded(r *response) *response {

@@ -30,10 +30,10 @@ func TestAppendResponse(t *testing.T) {
 			"HTTP/1.1 405 Method Not Allowed\r\nDate: Mon, 30 Nov 2026 03:00:00 GMT\r\nCache-Control: no-store\r\nAllow: GET\r\nContent-Length: 3\r\n\r\n"},
 		{"H-P10/a header value with CR LF becomes a 500, never a split response",
 			response{status: 200, headers: []header{{"Mcp-Session-Id", "x\r\nSet-Cookie: a=b"}}, body: []byte("ok")},
-			"HTTP/1.1 500 Internal Server Error\r\nDate: Mon, 30 Nov 2026 03:00:00 GMT\r\nCache-Control: no-store\r\nContent-Type: application/json\r\nContent-Length: 75\r\nConnection: close\r\n\r\n" + `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Internal Server Error"}}`},
+			"HTTP/1.1 500 Internal Server Error\r\nDate: Mon, 30 Nov 2026 03:00:00 GMT\r\nCache-Control: no-store\r\nContent-Type: application/json\r\nContent-Length: 75\r\n\r\n" + `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Internal Server Error"}}`},
 		{"H-P10/a NUL in a header value is refused too",
 			response{status: 200, headers: []header{{"WWW-Authenticate", "a\x00b"}}},
-			"HTTP/1.1 500 Internal Server Error\r\nDate: Mon, 30 Nov 2026 03:00:00 GMT\r\nCache-Control: no-store\r\nContent-Type: application/json\r\nContent-Length: 75\r\nConnection: close\r\n\r\n" + `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Internal Server Error"}}`},
+			"HTTP/1.1 500 Internal Server Error\r\nDate: Mon, 30 Nov 2026 03:00:00 GMT\r\nCache-Control: no-store\r\nContent-Type: application/json\r\nContent-Length: 75\r\n\r\n" + `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Internal Server Error"}}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := tc.r

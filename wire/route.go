@@ -37,9 +37,10 @@ var (
 // table, the MCP handler and the retry a GET stream announces. It does no
 // I/O (h11's lesson, as httpparse does for the bytes): conn hands it a
 // parsed head, reads the body it asks for, hands it that, and writes,
-// frames and logs what it answers. It is the hub: it calls policy, state
-// and wire/mcp, and collects what they hand back (the sessions a request
-// opened and ended) into its decision; none of them calls back up.
+// frames and logs what it answers. It is the hub: it calls policy, the
+// session table and wire/mcp, and collects what they return into the
+// decision (the answer, the session opened, the sessions ended), which
+// conn logs; nothing it calls calls back.
 type router struct {
 	policy   *policy.Policy
 	sessions *state.Table
@@ -58,23 +59,19 @@ const (
 )
 
 // headDecision is the receive order's verdict on a head alone: an answer
-// now (answer.status != 0), or "read a body of bodyLen bytes, answering
-// 100 Continue first if sendContinue and some of it has yet to come, and
-// decide again" (router.decide with next). Like decision, the caller owns
-// it and decideHead fills it.
+// now (answer.status != 0), or "read the body and decide again"
+// (router.decide with next); how the body is read, and 100 Continue, are
+// the connection's rules' (h1). Like decision, the caller owns it and
+// decideHead fills it.
 type headDecision struct {
-	answer       response
-	next         target
-	bodyLen      int
-	sendContinue bool
+	answer response
+	next   target
 }
 
 // decision is the verdict on a whole request: answer, whose body conn
-// frames from stream when stream.kind is not streamNone, the session the
-// request opened (opened.id != "") for conn to log with its connection
-// number, and the sessions the request ended (found expired, deleted,
-// revoked, of a changed revision, reclaimed by an initialize), which conn
-// logs too. The caller owns it (conn keeps one in the pooled
+// frames from stream when stream.kind is not streamNone, and the session
+// the request opened (opened.id != "") for conn to log with its
+// connection number. The caller owns it (conn keeps one in the pooled
 // request space) and the route fills it through a pointer, together with
 // call and reply, the message on its way to wire/mcp and back: none of
 // them is returned or copied by value, so the frames of a request's
@@ -128,6 +125,9 @@ type routing struct {
 	req *httpparse.Request
 	now time.Time
 	mem *memory
+	// ended is the decision's list of the sessions this request's calls
+	// ended, for conn to log.
+	ended *[]state.Ended
 }
 
 // decideHead walks the receive order of T-P14, numbered as in the README's
@@ -218,17 +218,18 @@ func (r *router) decideHead(req *httpparse.Request, h *headDecision) {
 	}
 	// 7. The body: every method reads it, so the connection stays in step.
 	// Every check that needs no body has run by now, which is why
-	// Expect: 100-continue is answered here (H-P13): 100 is sent only when
-	// the body will be read, and an earlier refusal is answered without
-	// reading it (the connection closes, so its bytes are never parsed).
-	h.next, h.bodyLen, h.sendContinue = next, int(req.ContentLength), req.ExpectContinue && req.ContentLength > 0
+	// Expect: 100-continue is answered after this verdict (H-P13): 100 is
+	// sent only when the body will be read, and an earlier refusal is
+	// answered without reading it (the connection closes, so its bytes
+	// are never parsed).
+	h.next = next
 }
 
 // decide walks the rest of the receive order for a head that decideHead
 // sent to next, with its whole body, and the connection's memory, and
 // writes its verdict into d, which must be zero.
 func (r *router) decide(req *httpparse.Request, next target, body []byte, now time.Time, mem *memory, d *decision) {
-	x := routing{r: r, req: req, now: now, mem: mem}
+	x := routing{r: r, req: req, now: now, mem: mem, ended: &d.ended}
 	switch next {
 	case targetPOST:
 		x.post(body, d)
@@ -263,7 +264,7 @@ func (x *routing) post(body []byte, d *decision) {
 	// (T-72), so a caller without a valid token learns nothing about which
 	// sessions exist, and the session check needs the principal as owner.
 	principal := &d.opened.by
-	if den := x.authenticate(msg.Method, principal, &d.ended); den != nil {
+	if den := x.authenticate(msg.Method, principal); den != nil {
 		d.deny(den)
 		return
 	}
@@ -304,7 +305,7 @@ func (x *routing) post(body []byte, d *decision) {
 	}
 	// 13. Dispatch, last: only a request that passed every check changes
 	// state.
-	d.call.SessionID, d.call.Now, d.call.Out, d.call.Ended = x.sessionKey(sessionID), x.now, x.mem.out, &d.ended
+	d.call.SessionID, d.call.Now, d.call.Out = x.sessionKey(sessionID), x.now, x.mem.out
 	x.dispatch(d)
 }
 
@@ -313,6 +314,7 @@ func (x *routing) post(body []byte, d *decision) {
 //
 //go:noinline
 func (x *routing) dispatch(d *decision) {
+	d.call.Ended = x.ended
 	d.reply = x.r.mcp.Post(&d.call)
 	if d.reply.Out != nil {
 		x.mem.out = d.reply.Out[:0]
@@ -373,7 +375,7 @@ func (x *routing) sessionRequest(op string, d *decision) (id string, ok bool) {
 	// 9. Bearer token, before the session (as for POST; the challenge
 	// names op's scope).
 	principal := &d.opened.by
-	if den := x.authenticate(op, principal, &d.ended); den != nil {
+	if den := x.authenticate(op, principal); den != nil {
 		d.deny(den)
 		return "", false
 	}
@@ -415,7 +417,7 @@ func (x *routing) get(d *decision) {
 		d.refuse(400, rule.EventIDSyntax)
 		return
 	}
-	batch, err := x.r.sessions.Poll(&d.ended, id, d.call.Owner, string(cursor), x.now)
+	batch, err := x.r.sessions.Poll(id, d.call.Owner, string(cursor), x.now, x.ended)
 	switch {
 	case errors.Is(err, state.ErrCursor):
 		d.refuse(400, rule.CursorUnknown)
@@ -440,7 +442,7 @@ func (x *routing) delete(d *decision) {
 		return
 	}
 	// 13. Dispatch, last (as for POST).
-	if _, err := x.r.sessions.Step(&d.ended, id, d.call.Owner, state.InputDelete, x.now); err != nil {
+	if _, err := x.r.sessions.Step(id, d.call.Owner, state.InputDelete, x.now, x.ended); err != nil {
 		d.answer = sessionNotFound
 		return
 	}
@@ -459,7 +461,7 @@ func (x *routing) checkSession(id []byte, present bool, owner *state.Owner, d *d
 		d.refuse(400, rule.SessionIDSyntax)
 		return state.PhaseClosed, false
 	}
-	phase, err := x.r.sessions.Check(&d.ended, x.sessionKey(id), *owner, x.now)
+	phase, err := x.r.sessions.Check(x.sessionKey(id), *owner, x.now, x.ended)
 	if err != nil {
 		d.answer = sessionNotFound
 		return state.PhaseClosed, false
@@ -482,11 +484,11 @@ func (x *routing) sessionKey(id []byte) string {
 // authenticate is the bearer step; it runs on every /mcp request. A
 // token refused because it was revoked or its revision changed ends the
 // session it names, if that session is its holder's: the session fails
-// closed now instead of living out its TTL, and is appended to ended.
+// closed now instead of living out its TTL.
 //
 // The principal is written through p, so its temporary is in this frame
 // and not in its callers' (post is on the deepest path of every request).
-func (x *routing) authenticate(op string, p *policy.Principal, ended *[]state.Ended) *policy.Denial {
+func (x *routing) authenticate(op string, p *policy.Principal) *policy.Denial {
 	authz, present := x.req.Get(httpparse.SingletonAuthorization)
 	var d *policy.Denial
 	*p, d = x.r.policy.AuthenticateRemembered(&x.mem.token, authz, present, op, x.now)
@@ -496,7 +498,7 @@ func (x *routing) authenticate(op string, p *policy.Principal, ended *[]state.En
 			if d.Detail == policy.DetailRevision {
 				how = state.EndRevisionChanged
 			}
-			x.r.sessions.End(ended, string(sid), ownerOf(d.Holder), how, x.now)
+			x.r.sessions.End(string(sid), ownerOf(d.Holder), how, x.now, x.ended)
 		}
 	}
 	return d

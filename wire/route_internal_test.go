@@ -62,19 +62,16 @@ func newRouteServer(t *testing.T) *Server {
 	return s
 }
 
-// headVerdict is what a case pins of decideHead: answer now, or read a
-// body of bodyLen bytes, after a 100 Continue if sendContinue.
+// headVerdict is what a case pins of decideHead: answer now, or read the
+// body (its length, and 100 Continue, are the connection's rules': h1).
 type headVerdict struct {
-	ReadBody     bool
-	BodyLen      int
-	SendContinue bool
+	ReadBody bool
 }
 
-var answerNow = headVerdict{}
-
-func readsBody(n int, sendContinue bool) headVerdict {
-	return headVerdict{ReadBody: true, BodyLen: n, SendContinue: sendContinue}
-}
+var (
+	answerNow = headVerdict{}
+	readsBody = headVerdict{ReadBody: true}
+)
 
 // finalAnswer is what a case pins of the answer as written. Headers lists
 // fields whose value must be exactly this; "" means the field must be
@@ -105,11 +102,11 @@ func walkRoute(t *testing.T, s *Server, raw string, headers map[string]string) r
 	}
 	var h headDecision
 	s.route.decideHead(&req, &h)
-	got := routed{head: headVerdict{ReadBody: h.answer.status == 0, BodyLen: h.bodyLen, SendContinue: h.sendContinue}}
+	got := routed{head: headVerdict{ReadBody: h.answer.status == 0}}
 	resp := h.answer
 	if got.head.ReadBody {
-		if len(raw) != headLen+h.bodyLen {
-			t.Fatalf("the case's body is %d bytes, the route asks for %d", len(raw)-headLen, h.bodyLen)
+		if len(raw) != headLen+int(req.ContentLength) {
+			t.Fatalf("the case's body is %d bytes, its Content-Length %d", len(raw)-headLen, req.ContentLength)
 		}
 		var d decision
 		s.route.decide(&req, h.next, []byte(raw[headLen:]), routeNow, &memory{}, &d)
@@ -122,6 +119,9 @@ func walkRoute(t *testing.T, s *Server, raw string, headers map[string]string) r
 		}
 	}
 	seal(&resp)
+	// Whether the answer closes is the connection's rules' (h1): an
+	// error answer does (T-P14), and so does nothing else here.
+	resp.close = resp.status >= 400
 	out := appendResponse(nil, guarded(&resp), testDate)
 	parsed, n, err := httpparse.ParseResponse(out, false, true, httpparse.DefaultResponseLimits())
 	if err != nil || n != len(out) {
@@ -230,7 +230,7 @@ func TestRouteReceiveOrder(t *testing.T) {
 			answerNow, finalAnswer{400, rule.MetadataPublic, closeOnly(), routeError(-32000, "Bad Request")}},
 		{"A-23/the metadata document reads its body, then is served",
 			func(string) string { return request("GET", "/.well-known/oauth-protected-resource/mcp", "ignored") },
-			readsBody(7, false), finalAnswer{200, rule.MetadataServed, map[string]string{"Content-Type": contentTypeJSON, "Connection": ""},
+			readsBody, finalAnswer{200, rule.MetadataServed, map[string]string{"Content-Type": contentTypeJSON, "Connection": ""},
 				`{"resource":"` + routeCanonical + `","authorization_servers":["https://as.example"],"scopes_supported":["mcp:connect","resources:read"],"bearer_methods_supported":["header"],"resource_name":"rawmcp"}`}},
 		{"T-P02/a POST that does not accept both types is 406",
 			func(string) string {
@@ -250,44 +250,44 @@ func TestRouteReceiveOrder(t *testing.T) {
 		{"H-35/a POST without Content-Length is 411",
 			func(string) string { return request("POST", "/mcp", "", routeAccept, routeJSON, routeAuth) },
 			answerNow, finalAnswer{411, rule.LengthRequired, closeOnly(), routeError(-32000, "Length Required")}},
-		{"H-P13/Expect 100-continue that passes the head: 100 first, then the body",
+		{"H-P13/Expect 100-continue that passes the head: the body is read (after a 100, h1's)",
 			func(string) string {
 				return request("POST", "/mcp", routePing, routeAccept, routeJSON, routeAuth, "Expect: 100-continue")
 			},
-			readsBody(len(routePing), true), finalAnswer{200, rule.PingAnswered, map[string]string{"Content-Type": contentTypeJSON, "Connection": ""}, routePingJSON}},
-		{"H-P13/Expect 100-continue with an empty body sends no 100",
+			readsBody, finalAnswer{200, rule.PingAnswered, map[string]string{"Content-Type": contentTypeJSON, "Connection": ""}, routePingJSON}},
+		{"H-P13/Expect 100-continue with an empty body: the empty body is read and refused",
 			func(string) string {
 				return request("POST", "/mcp", "", routeAccept, routeJSON, routeAuth, "Expect: 100-continue", "Content-Length: 0")
 			},
-			readsBody(0, false), finalAnswer{400, rule.StrictJSON, closeOnly(), routeError(-32700, "Parse error")}},
+			readsBody, finalAnswer{400, rule.StrictJSON, closeOnly(), routeError(-32700, "Parse error")}},
 		{"T-P13/a body that is not strict JSON is -32700",
 			func(string) string {
 				return request("POST", "/mcp", `{"jsonrpc":"2.0",}`, routeAccept, routeJSON, routeAuth)
 			},
-			readsBody(18, false), finalAnswer{400, rule.StrictJSON, closeOnly(), routeError(-32700, "Parse error")}},
+			readsBody, finalAnswer{400, rule.StrictJSON, closeOnly(), routeError(-32700, "Parse error")}},
 		{"A-08/a POST without a token is 401 with a challenge, after the body",
 			func(string) string { return request("POST", "/mcp", routePing, routeAccept, routeJSON) },
-			readsBody(len(routePing), false), finalAnswer{401, rule.NoCredentials,
+			readsBody, finalAnswer{401, rule.NoCredentials,
 				map[string]string{"Connection": "close", "WWW-Authenticate": `Bearer resource_metadata="http://127.0.0.1:8080/.well-known/oauth-protected-resource/mcp", scope="mcp:connect"`},
 				routeError(-32000, "Unauthorized")}},
 		{"T-59/a ping before any session is answered",
 			func(string) string { return request("POST", "/mcp", routePing, routeAccept, routeJSON, routeAuth) },
-			readsBody(len(routePing), false), finalAnswer{200, rule.PingAnswered, map[string]string{"Mcp-Session-Id": "", "Connection": ""}, routePingJSON}},
+			readsBody, finalAnswer{200, rule.PingAnswered, map[string]string{"Mcp-Session-Id": "", "Connection": ""}, routePingJSON}},
 		{"T-P08/a ping on a session without MCP-Protocol-Version is 400",
 			func(sid string) string {
 				return request("POST", "/mcp", routePing, routeAccept, routeJSON, routeAuth, "Mcp-Session-Id: "+sid)
 			},
-			readsBody(len(routePing), false), finalAnswer{400, rule.VersionRequired, closeOnly(), routeError(-32000, "Bad Request")}},
+			readsBody, finalAnswer{400, rule.VersionRequired, closeOnly(), routeError(-32000, "Bad Request")}},
 		{"T-43/a well-formed session id never issued is 404",
 			func(sid string) string {
 				return request("POST", "/mcp", routePing, routeAccept, routeJSON, routeAuth, "Mcp-Session-Id: "+strings.Repeat("A", len(sid)), routeVersion)
 			},
-			readsBody(len(routePing), false), finalAnswer{404, rule.SessionNotFound, closeOnly(), routeError(-32001, "Session not found")}},
+			readsBody, finalAnswer{404, rule.SessionNotFound, closeOnly(), routeError(-32001, "Session not found")}},
 		{"T-25/GET answers the stream: a priming event with the retry",
 			func(sid string) string {
 				return request("GET", "/mcp", "", "Accept: text/event-stream", routeAuth, "Mcp-Session-Id: "+sid, routeVersion)
 			},
-			readsBody(0, false), finalAnswer{200, rule.GetStream, map[string]string{"Content-Type": contentTypeSSE, "Connection": ""}, anyEvents}},
+			readsBody, finalAnswer{200, rule.GetStream, map[string]string{"Content-Type": contentTypeSSE, "Connection": ""}, anyEvents}},
 		{"T-P02/a GET that does not accept text/event-stream is 406",
 			func(sid string) string {
 				return request("GET", "/mcp", "", "Accept: application/json", routeAuth, "Mcp-Session-Id: "+sid, routeVersion)
@@ -297,15 +297,15 @@ func TestRouteReceiveOrder(t *testing.T) {
 			func(sid string) string {
 				return request("GET", "/mcp", "", "Accept: text/event-stream", routeAuth, "Mcp-Session-Id: "+sid, routeVersion, "Last-Event-ID: a b")
 			},
-			readsBody(0, false), finalAnswer{400, rule.EventIDSyntax, closeOnly(), routeError(-32000, "Bad Request")}},
+			readsBody, finalAnswer{400, rule.EventIDSyntax, closeOnly(), routeError(-32000, "Bad Request")}},
 		{"T-42/DELETE without a session id is 400",
 			func(string) string { return request("DELETE", "/mcp", "", routeAuth, routeVersion) },
-			readsBody(0, false), finalAnswer{400, rule.SessionRequired, closeOnly(), routeError(-32000, "Bad Request")}},
+			readsBody, finalAnswer{400, rule.SessionRequired, closeOnly(), routeError(-32000, "Bad Request")}},
 		{"T-45/DELETE reads its body, then ends the session",
 			func(sid string) string {
 				return request("DELETE", "/mcp", "xyz", routeAuth, "Mcp-Session-Id: "+sid, routeVersion)
 			},
-			readsBody(3, false), finalAnswer{204, rule.DeleteEndsSession, map[string]string{"Content-Length": "", "Connection": ""}, ""}},
+			readsBody, finalAnswer{204, rule.DeleteEndsSession, map[string]string{"Content-Length": "", "Connection": ""}, ""}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newRouteServer(t)

@@ -266,7 +266,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	case <-ctx.Done():
 		s.mu.Lock()
 		for c := range s.active {
-			c.sock.nc.Close()
+			c.sock.cut()
 		}
 		s.mu.Unlock()
 		<-done
@@ -323,17 +323,15 @@ func (s *Server) sessionOpened(connID uint64, sessionID string, p *policy.Princi
 		slog.String("tenant", p.Tenant))
 }
 
-// SessionsEnded logs the end of each session in ended: how, and how long
-// it lived. The connection calls it with the sessions a request ended;
-// whoever else ends sessions in the table (assemble.Server.SetRevision)
-// hands them here, so every end is logged the same way.
-func (s *Server) SessionsEnded(ended []state.Ended) {
-	for i := range ended {
-		s.sessionEnded(&ended[i])
+// LogEnded logs sessions ended outside a request (a revision change).
+func (s *Server) LogEnded(ended []state.Ended) {
+	for _, e := range ended {
+		s.sessionEnded(e)
 	}
 }
 
-func (s *Server) sessionEnded(e *state.Ended) {
+// sessionEnded logs a session's end: how, and how long it lived.
+func (s *Server) sessionEnded(e state.Ended) {
 	s.cfg.Logger.LogAttrs(context.Background(), slog.LevelInfo, "session ended",
 		slog.String("session", policy.Correlate([]byte(e.ID))), slog.String("subject", policy.Correlate([]byte(e.Owner.Subject))),
 		slog.String("tenant", e.Owner.Tenant), slog.String("how", e.How.String()), slog.Duration("lifetime", e.Lifetime))

@@ -38,13 +38,12 @@ func TestSessionLifecycleLog(t *testing.T) {
 	ended := func(sid, subject, how string) string {
 		return `msg="session ended" session=` + corr(sid) + " subject=" + corr(subject) + " tenant=acme how=" + how + " lifetime=…"
 	}
-	// One session at a time, so an initialize must reclaim it. The
-	// server's clock runs skew ahead of real time: a test moves it past
-	// the TTL instead of waiting for the TTL to pass.
+	// The server's clock runs skew ahead of the wall clock: a case moves
+	// it past the TTL instead of waiting for it.
+	var skew atomic.Int64
 	short := state.DefaultConfig()
 	short.MaxSessions = 1
-	var skew atomic.Int64
-	pastTTL := func() { skew.Store(int64(short.TTL)) }
+	pastTTL := func() { skew.Store(int64(short.TTL + time.Second)) }
 	tests := []struct {
 		name  string
 		table *state.Config

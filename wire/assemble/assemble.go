@@ -62,12 +62,14 @@ type Server struct {
 	Sessions    *state.Table
 	Server      *wire.Server
 
-	done     chan struct{} // closed when Serve has returned
+	now      func() time.Time // the server's clock
+	done     chan struct{}    // closed when Serve has returned
 	serveErr error
-	now      func() time.Time // the server's clock (wire.Config.Now)
-	// revising serializes the revision changes with the endings they
-	// cause, so a late EndStale never ends sessions of a newer revision.
-	// Held only here, over calls down into policy and state, which call
+	// revising serializes each revision change with the sweep it causes.
+	// Unserialized, a sweep could read a revision, another change could
+	// move it on and a session open under the new one, and the first
+	// sweep would then end that session of the revision that stands. It is
+	// held only here, over calls down into policy and state, which call
 	// nothing back.
 	revising sync.Mutex
 }
@@ -139,46 +141,45 @@ func Assemble(addr string, cfg Config) (*Server, error) {
 	if s.Server, err = wire.NewServer(wcfg); err != nil {
 		return nil, err
 	}
-	// The tokens loaded above made no sessions to end; a later change
-	// of revision goes through SetRevision or Add.
 	s.now = wcfg.Now
 	return s, nil
 }
 
-// SetRevision sets subject's authorization revision in the policy and,
-// when it changed, ends the subject's sessions of every other revision,
-// by the server's clock, and logs them: their tokens can never name them
-// again, so their slots are freed now rather than at their TTL.
+// SetRevision sets subject's current authorization revision and ends its
+// sessions bound to any other. Those retired tokens can never name them
+// again, so ending them now, by the server's clock, frees their slots
+// instead of holding them until the TTL; the server logs each. Neither
+// package holds a lock while the other runs. Changes are serialized with
+// their sweeps (revising), so changes racing each other end no session of
+// the revision that stands; a request racing the sweep can still open a
+// session under a retired revision, which its next request finds refused
+// (fail closed) and which then ends.
 func (s *Server) SetRevision(subject string, revision uint64) {
 	s.revising.Lock()
 	defer s.revising.Unlock()
-	if s.Policy.SetRevision(subject, revision) {
-		s.endStale(subject)
-	}
+	s.Policy.SetRevision(subject, revision)
+	s.endStale(subject)
 }
 
-// Add adds a token to the policy, and when its record raised the
-// subject's revision, ends and logs the sessions of the others, as
-// SetRevision does.
-func (s *Server) Add(token string, rec policy.TokenRecord) error {
+// AddToken adds a token to the policy; one minted under a newer revision
+// raises its subject's, and the sessions of the older ones end as with
+// SetRevision.
+func (s *Server) AddToken(token string, rec policy.TokenRecord) error {
 	s.revising.Lock()
 	defer s.revising.Unlock()
-	before := s.Policy.Revision(rec.Subject)
 	if err := s.Policy.Add(token, rec); err != nil {
 		return err
 	}
-	if s.Policy.Revision(rec.Subject) != before {
-		s.endStale(rec.Subject)
-	}
+	s.endStale(rec.Subject)
 	return nil
 }
 
-// endStale ends subject's sessions of a revision other than its current
-// one and logs them. Callers hold s.revising.
+// endStale ends and logs subject's sessions of a revision other than its
+// current one. Callers hold s.revising.
 func (s *Server) endStale(subject string) {
 	var ended []state.Ended
-	s.Sessions.EndStale(&ended, subject, s.Policy.Revision(subject), s.now())
-	s.Server.SessionsEnded(ended)
+	s.Sessions.EndStale(subject, s.Policy.Revision(subject), s.now(), &ended)
+	s.Server.LogEnded(ended)
 }
 
 // Start listens on listenAddr (127.0.0.1:0 picks a free port), assembles

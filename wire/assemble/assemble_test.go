@@ -189,7 +189,7 @@ func TestRevisionChangeEndsStaleSessions(t *testing.T) {
 			entries, _ := token(s.URL)
 			rec := entries[0].Record
 			rec.TokenID, rec.Revision = "t2", revision
-			return s.Add("assemble-token-second-0123", rec)
+			return s.AddToken("assemble-token-second-0123", rec)
 		}
 	}
 	ended := func(sid string) string {
@@ -226,11 +226,11 @@ func TestRevisionChangeEndsStaleSessions(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sid, err := s.Sessions.Create(nil, s1, created)
+			sid, err := s.Sessions.Create(s1, created, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := s.Sessions.Create(nil, other, created); err != nil {
+			if _, err := s.Sessions.Create(other, created, nil); err != nil {
 				t.Fatal(err)
 			}
 			if err := tc.act(s); err != nil {
@@ -247,7 +247,7 @@ func TestRevisionChangeEndsStaleSessions(t *testing.T) {
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("log (-want +got):\n%s", diff)
 			}
-			if n := s.Sessions.Len(nil, now); n != tc.alive {
+			if n := s.Sessions.Len(now, nil); n != tc.alive {
 				t.Errorf("%d sessions alive, want %d", n, tc.alive)
 			}
 		})

@@ -29,7 +29,7 @@ func (h *Handler) initialize(c *Call) Reply {
 		}
 	}
 	listChanged := jsonrpc.AppendNotification(nil, MethodListChanged, nil)
-	id, err := h.Table.Create(c.Ended, c.Owner, c.Now, listChanged)
+	id, err := h.Table.Create(c.Owner, c.Now, c.Ended, listChanged)
 	if err != nil {
 		// A full table fails closed: nobody is evicted to make room.
 		return stateFailure(err)

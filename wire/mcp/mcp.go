@@ -89,17 +89,15 @@ type Handler struct {
 // Out is the caller's buffer: ping and resources/list write their answer
 // into it from its start (nothing before its length is kept), so a warm
 // connection answers without allocating.
-//
-// Ended is the caller's list of ended sessions: Post appends to it every
-// session its lifecycle step found expired or closed, or that an
-// initialize reclaimed, so the caller logs them (nil drops them).
 type Call struct {
 	Msg       jsonrpc.Message
 	SessionID string
 	Owner     state.Owner
 	Now       time.Time
 	Out       []byte
-	Ended     *[]state.Ended
+	// Ended is the caller's list that the sessions this call's table
+	// calls end are appended to (nil: not asked), for the caller to log.
+	Ended *[]state.Ended
 }
 
 // Post answers one POSTed message. The wire layer has checked everything
@@ -123,7 +121,7 @@ func (h *Handler) Post(c *Call) Reply {
 	// A ping before any session has no lifecycle to step (Ping page).
 	if c.SessionID != "" {
 		input, _ := InputFor(&c.Msg)
-		if _, err := h.Table.Step(c.Ended, c.SessionID, c.Owner, input, c.Now); err != nil {
+		if _, err := h.Table.Step(c.SessionID, c.Owner, input, c.Now, c.Ended); err != nil {
 			return stateFailure(err)
 		}
 	}
@@ -164,7 +162,7 @@ func (h *Handler) notification(c *Call) Reply {
 		// notification it "will not accept" (T-12).
 		return Reply{Outcome: NotificationRefused}
 	}
-	if _, err := h.Table.Step(c.Ended, c.SessionID, c.Owner, state.InputInitialized, c.Now); err != nil {
+	if _, err := h.Table.Step(c.SessionID, c.Owner, state.InputInitialized, c.Now, c.Ended); err != nil {
 		return stateFailure(err)
 	}
 	return Reply{Outcome: Accepted}

@@ -47,7 +47,7 @@ func (h *Handler) listResources(c *Call) Reply {
 			Rule:    rule.InvalidCursor,
 		}
 	}
-	out, err := h.Table.AppendPostEventID(c.Ended, c.Out[:0], c.SessionID, c.Owner, c.Now)
+	out, err := h.Table.AppendPostEventID(c.Out[:0], c.SessionID, c.Owner, c.Now, c.Ended)
 	if err != nil {
 		return stateFailure(err)
 	}

@@ -86,13 +86,13 @@ func Start(opts Options) (*Fixture, error) {
 }
 
 // Close shuts the server down gracefully, waiting at most 5 s.
-func (f *Fixture) Close() error { return f.srv.Close() }
-
-// SetRevision changes subject's authorization revision through the
-// assembled server, which ends and logs the sessions of the others.
+// SetRevision sets subject's authorization revision through the
+// assembled server, which ends the sessions of every other revision.
 func (f *Fixture) SetRevision(subject string, revision uint64) {
 	f.srv.SetRevision(subject, revision)
 }
+
+func (f *Fixture) Close() error { return f.srv.Close() }
 
 func (f *Fixture) record(d wire.Decision) {
 	f.mu.Lock()
