@@ -16,8 +16,8 @@
 //     buffer is sized from the limits: answered, not trusted);
 //   - a parse error is answered with its status and closes (H-P09); a
 //     request late in any part, head or body, is 408 and closes; a peer
-//     that goes away mid-request, or a wait for a request's first byte
-//     that ends, closes without an answer (H-33);
+//     that goes away mid-request closes without an answer (H-33), and so
+//     does a wait for a request's first byte that ends;
 //   - the body is read only when the caller, having decided the head, asks
 //     for it; 100 Continue is sent then, once, and only while some of the
 //     body has yet to come (H-51, H-P13; httpparse ignores Expect on 1.0);
