@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Raw curl exchanges against one MCP endpoint, one per request shape of the
-# 2026-07-28 checks (V2-01 … V2-31, L-01 in ../shared/spec/mcp-2026-07-28.md
-# §6), so the probe's modern verdicts can be compared with what the server
+# 2026-07-28 checks (V2-01 … V2-31 and L-01, listed in
+# wire/client/probe/CHECKS.md), so the probe's modern verdicts can be compared with what the server
 # actually answered. Each shape changes exactly one thing against the
 # baseline B(method): the 2026 headers and a full `_meta`.
 #
