@@ -98,8 +98,10 @@ func (c *conn) next() h1.Action {
 	return c.rules.Next(c.space.buf, &c.space.req)
 }
 
-// await waits for the next request's first bytes with a plain read.
-func (c *conn) await() bool {
+// goIdle readies the connection to wait for its next request: no
+// request buffer held, the idle mark and deadline set. It reports false
+// when the server is shutting down, and the connection must not wait.
+func (c *conn) goIdle() bool {
 	// Shutdown marks the server shutting down, then wakes every
 	// connection marked idle (socket.wake: a past read deadline). So the
 	// mark and the idle deadline come before the check: if Shutdown began
@@ -110,7 +112,12 @@ func (c *conn) await() bool {
 	// IdleTimeout.
 	c.release()
 	c.sock.markIdle()
-	if c.srv.isShuttingDown() {
+	return !c.srv.isShuttingDown()
+}
+
+// await waits for the next request's first bytes with a plain read.
+func (c *conn) await() bool {
+	if !c.goIdle() {
 		return false
 	}
 	c.take()
@@ -126,7 +133,9 @@ func (c *conn) readMore() {
 	c.received(n, err)
 }
 
-// received tells the rules what a read brought.
+// received tells the rules what a read brought: bytes, or none, by a
+// deadline or because the peer or the socket is gone (a read that brings
+// nothing without an error is taken as gone, not retried).
 func (c *conn) received(n int, err error) {
 	switch {
 	case n > 0:
@@ -238,10 +247,7 @@ func isTimeout(err error) bool {
 // is written.
 func (c *conn) finish(resp *response, req *httpparse.Request) bool {
 	s := c.srv
-	if c.gated {
-		s.inFlight.Add(-1)
-		c.gated = false
-	}
+	c.leaveGate()
 	c.take() // a connection refused over MaxConns has none yet
 	seal(resp)
 	// The HEAD flag is set after the H-P10 guard, so a 500 that replaces
@@ -276,19 +282,24 @@ func (c *conn) finish(resp *response, req *httpparse.Request) bool {
 func (c *conn) refuseOverCapacity() {
 	defer c.end()
 	full := unavailable(rule.ConnectionCap)
-	if c.finish(&full, nil) && c.next() == h1.Drain {
-		c.drop()
-		c.sock.closeGracefully()
+	if c.finish(&full, nil) {
+		c.step() // the drain the rules ask for after a closing answer
+	}
+}
+
+// leaveGate gives back the in-flight place the request in hand holds, if
+// any.
+func (c *conn) leaveGate() {
+	if c.gated {
+		c.srv.inFlight.Add(-1)
+		c.gated = false
 	}
 }
 
 // end leaves the in-flight gate if a request held a place, returns the
 // space and closes.
 func (c *conn) end() {
-	if c.gated {
-		c.srv.inFlight.Add(-1)
-		c.gated = false
-	}
+	c.leaveGate()
 	c.rules.Gone()
 	c.drop()
 	c.sock.close()

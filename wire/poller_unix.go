@@ -56,16 +56,17 @@ func (c *conn) awaitNext() bool {
 // callback (readable) serves the requests that arrive whole and leaves
 // when the rules ask for a read that may wait, or for the end.
 func (c *conn) awaitInPoller() bool {
-	c.sock.markIdle()
-	if c.srv.isShuttingDown() {
+	if !c.goIdle() {
 		return false
 	}
 	if c.onReadable == nil {
 		c.onReadable = c.readable
 	}
 	c.drained = false
-	if err := c.sock.awaitReadable(c.onReadable); err != nil && c.next() == h1.Wait {
-		// The idle deadline (or Shutdown's wake) or a close while idle.
+	if err := c.sock.awaitReadable(c.onReadable); err != nil {
+		// Only a wait fails, and readable waits only for a request's
+		// first bytes: the idle deadline (or Shutdown's wake), or a close
+		// while idle.
 		c.received(0, err)
 	}
 	return true
@@ -107,17 +108,15 @@ func (c *conn) readable(fd uintptr) bool {
 	}
 }
 
-// waitReadable readies the connection to wait for its next request inside
-// the poller: no request buffer held, the idle mark and deadline set. It
-// returns true, to leave, when the server is shutting down.
+// waitReadable readies the connection to wait inside the poller for its
+// next request (goIdle). It returns true, to leave, when the server is
+// shutting down.
 func (c *conn) waitReadable() bool {
-	c.release()
-	c.sock.markIdle()
-	if c.srv.isShuttingDown() {
-		c.rules.Gone()
-		return true
+	if c.goIdle() {
+		return false
 	}
-	return false
+	c.rules.Gone()
+	return true
 }
 
 // fast says the connection is a socket, with the fast receive and write.

@@ -266,7 +266,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	case <-ctx.Done():
 		s.mu.Lock()
 		for c := range s.active {
-			c.sock.cut()
+			c.sock.close()
 		}
 		s.mu.Unlock()
 		<-done

@@ -107,8 +107,7 @@ func (s *socket) now() time.Time {
 // readMore reads more of the request in progress into buf. The request's
 // read deadline covers the whole request from its first byte, so a client
 // trickling a byte a second is cut; it is armed here, before the first
-// read that could wait. A read that brings nothing without an error is
-// reported as io.ErrNoProgress.
+// read that could wait.
 func (s *socket) readMore(buf []byte) (int, error) {
 	if !s.readArmed {
 		s.readDeadline = s.start.Add(s.cfg.ReadTimeout)
@@ -116,11 +115,7 @@ func (s *socket) readMore(buf []byte) (int, error) {
 		s.readArmed = true
 	}
 	s.waited = true
-	n, err := s.nc.Read(buf)
-	if n == 0 && err == nil {
-		err = io.ErrNoProgress
-	}
-	return n, err
+	return s.nc.Read(buf)
 }
 
 // writePlain writes out whole through the net.Conn, within WriteTimeout:
@@ -143,14 +138,9 @@ func (s *socket) wake() {
 	}
 }
 
-// cut closes the connection under a request in progress: Shutdown's
-// last resort, from its own goroutine (net.Conn allows a concurrent
-// Close).
-func (s *socket) cut() {
-	s.nc.Close()
-}
-
-// close closes the connection.
+// close closes the connection. Shutdown's last resort calls it from its
+// own goroutine, under a request in progress: net.Conn allows a
+// concurrent Close.
 func (s *socket) close() {
 	s.nc.Close()
 }

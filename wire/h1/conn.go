@@ -150,8 +150,9 @@ func New(limits httpparse.Limits) Conn {
 
 // Next returns what the connection must do next, given the caller's
 // buffer (whose first Filled bytes hold input) and the Request the head
-// is parsed into. It parses a head once its bytes are in hand; any other
-// call changes nothing, so asking again gives the same answer.
+// is parsed into. It parses a head once its bytes are in hand. Begin is
+// returned once per request; every other action is returned again until
+// the caller acts on it.
 func (c *Conn) Next(buf []byte, req *httpparse.Request) Action {
 	switch c.phase {
 	case idle:
@@ -200,8 +201,9 @@ func (c *Conn) parse(buf []byte, req *httpparse.Request) Action {
 		pe, ok := err.(*httpparse.Error)
 		if !ok {
 			// Parse reports only ErrNeedMore or an *Error; anything else
-			// is answered as the server's fault, not trusted.
-			pe = &httpparse.Error{Status: 500}
+			// has no status to answer with, so the connection just ends.
+			c.phase = closed
+			return Close
 		}
 		return c.refuse(pe)
 	}
@@ -261,11 +263,9 @@ func (c *Conn) Answering(status int, serverClosing bool) (closes bool, why rule.
 	switch {
 	case c.phase == refusing:
 		why = c.refusal.Rule
-	case status >= 400:
-		why = rule.ReceiveOrder
-	case c.phase != bodyIn:
-		// Answered before its body was read: the bytes it did not take
-		// must never be read as a request.
+	case status >= 400, c.phase != bodyIn:
+		// An error answer closes; so does one given before the body was
+		// read, whose bytes must never be read as a request.
 		why = rule.ReceiveOrder
 	case c.closeAsked:
 		why = rule.ConnectionCloseHonoured
