@@ -406,7 +406,7 @@ func probeList(stdout io.Writer, only []string) int {
 			if c.Group != g.Code || !selected[c.ID] {
 				continue
 			}
-			fmt.Fprintf(&b, "  %-6s %-6s %-*s %s\n", c.ID, c.Level, width, c.Needs, c.Line)
+			fmt.Fprintf(&b, "  %-6s %-6s %-*s %s\n", c.ID, c.Level, width, c.Needs, c.Title)
 			if len(only) > 0 {
 				fmt.Fprintf(&b, "         source: %s; rule: %s\n", c.Source, orNone(string(c.Rule)))
 				b.WriteString(wrap("sends: "+c.Sends, 9, 88))

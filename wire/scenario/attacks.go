@@ -187,7 +187,7 @@ func (r *run) probeChecks() []AttackResult {
 	var out []AttackResult
 	for _, res := range rep.Results {
 		ar := AttackResult{
-			Check: res.Check.ID, Name: res.Check.ID + " " + res.Check.Line, Rule: res.Check.Rule,
+			Check: res.Check.ID, Name: res.Check.ID + " " + res.Check.Title, Rule: res.Check.Rule,
 			Observed: string(res.Verdict), Blocked: res.Verdict == mcpprobe.Pass || res.Verdict == mcpprobe.Info,
 		}
 		if !ar.Blocked {

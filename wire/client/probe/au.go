@@ -15,7 +15,7 @@ var auGroup = group{Group{"AU", "Authorization (resource server)"}, []*Check{&au
 // AU-01: a request without a token gets 401 and a Bearer challenge.
 var au01 = Check{ID: "AU-01", Level: Must, Source: "MCP Authorization §Error handling; RFC 9110 §11.6.1", Rule: rule.ChallengeOn401, Needs: NeedLegacy,
 	Section: "RFC 9110 §11.6.1; MCP Authorization 2025-11-25 §Error Handling", Keyword: "MUST", Binds: Server,
-	Line:     "A missing token gets a challenge",
+	Title:    "A missing token gets a challenge",
 	Sends:    "initialize without Authorization",
 	Passes:   "401 with a WWW-Authenticate Bearer challenge; on a target that needs no token, fails with -token, skips without",
 	Sessions: 1, run: runAU01}
@@ -46,7 +46,7 @@ func runAU01(t *checkRun) outcome {
 // AU-02: the metadata is discoverable and names this endpoint.
 var au02 = Check{ID: "AU-02", Level: Must, Source: "MCP Authorization §PRM discovery; RFC 9728 §3, §3.3", Rule: rule.MetadataResource, Needs: NeedAuth | NeedLegacy,
 	Section: "MCP Authorization 2025-11-25 §Protected Resource Metadata Discovery Requirements", Keyword: "MUST", Binds: Server,
-	Line:     "Metadata is discoverable",
+	Title:    "Metadata is discoverable",
 	Sends:    "without a token: the challenge's resource_metadata on the target's origin, then the well-known paths with and without the endpoint's path",
 	Passes:   "200 JSON whose resource is the -url and whose authorization_servers is non-empty",
 	Sessions: 1, After: []string{"AU-11"}, run: runAU02}
@@ -80,7 +80,7 @@ func runAU02(t *checkRun) outcome {
 // AU-03: a token the server never issued gets 401 invalid_token.
 var au03 = Check{ID: "AU-03", Level: Must, Source: "MCP Authorization; RFC 6750 §3.1 (error: SHOULD)", Rule: rule.InvalidToken, Needs: NeedAuth | NeedLegacy,
 	Section: "MCP Authorization 2025-11-25 §Token Handling", Keyword: "MUST", Binds: Server,
-	Line:     "A garbage token refused",
+	Title:    "A garbage token refused",
 	Sends:    "initialize with Bearer not-a-token",
 	Passes:   "401 with error=\"invalid_token\" (401 without it warns)",
 	Sessions: 1, run: runAU03}
@@ -104,7 +104,7 @@ func runAU03(t *checkRun) outcome {
 // no error code, because there is no token to be wrong (RFC 6750 §3.1).
 var au04 = Check{ID: "AU-04", Level: Should, Source: "RFC 6750 §3.1 (SHOULD NOT)", Rule: rule.NoCredentials, Needs: NeedAuth | NeedLegacy,
 	Section: "RFC 6750 §3.1", Keyword: "SHOULD", Binds: Server,
-	Line:     "No error code without credentials",
+	Title:    "No error code without credentials",
 	Sends:    "initialize without Authorization, then with Authorization: Basic",
 	Passes:   "401 to both, with a challenge that has no error parameter",
 	Sessions: 2, run: runAU04}
@@ -138,7 +138,7 @@ func runAU04(t *checkRun) outcome {
 // logs, the very leak RFC 6750 §2.3 forbids.
 var au05 = Check{ID: "AU-05", Level: Hardening, Source: "MCP Authorization §Access token usage; RFC 6750 §2.3", Rule: rule.NoTokenInQuery, Needs: NeedToken | NeedAuth | NeedLegacy,
 	Section: "MCP Authorization 2025-11-25 §Access Token Usage (never in the URI query string)", Keyword: "MUST", Binds: Client,
-	Line:     "A token in the query is not accepted",
+	Title:    "A token in the query is not accepted",
 	Sends:    "initialize with ?access_token=DECOY (random, never the real token) and no Authorization",
 	Passes:   "a 4xx that does not echo the decoy",
 	Sessions: 1, run: runAU05}
@@ -165,7 +165,7 @@ func runAU05(t *checkRun) outcome {
 // b64token: "bearer T" is accepted, "Bearer a b" refused.
 var au06 = Check{ID: "AU-06", Level: Must, Source: "RFC 9110 §11.1; RFC 6750 §2.1", Rule: rule.BearerSyntax, Needs: NeedToken | NeedAuth | NeedLegacy,
 	Section: "RFC 9110 §11.1 (the scheme is a case-insensitive token)", Keyword: "MUST", Binds: Server,
-	Line:     "Authorization header syntax",
+	Title:    "Authorization header syntax",
 	Sends:    "initialize with \"bearer T\", then with \"Bearer a b\"",
 	Passes:   "a result to the first, a 4xx to the second",
 	Sessions: 2, run: runAU06}
@@ -212,7 +212,7 @@ func (t *checkRun) tokenRefused(kind string) (outcome, bool) {
 // AU-07: a token for another resource (audience) is refused.
 var au07 = Check{ID: "AU-07", Level: Must, Source: "MCP Authorization §Token handling; RFC 8707", Rule: rule.AudienceBound, Needs: NeedNamed | NeedAuth | NeedLegacy,
 	Section: "MCP Authorization 2025-11-25 §Token Handling", Keyword: "MUST", Binds: Server,
-	Line:     "Tokens for another resource refused",
+	Title:    "Tokens for another resource refused",
 	Sends:    "initialize with the wrong_audience token",
 	Passes:   "401",
 	Sessions: 1, run: runAU07}
@@ -227,7 +227,7 @@ func runAU07(t *checkRun) outcome {
 // evidence.
 var au08 = Check{ID: "AU-08", Level: Must, Source: "MCP Authorization §Token handling", Rule: rule.InvalidToken, Needs: NeedNamed | NeedAuth | NeedLegacy,
 	Section: "MCP Authorization 2025-11-25 §Token Handling", Keyword: "MUST", Binds: Server,
-	Line:     "Expired or foreign-issuer tokens refused",
+	Title:    "Expired or foreign-issuer tokens refused",
 	Sends:    "initialize with the expired token, then with the wrong_issuer token",
 	Passes:   "401 to both; with only one of them, fails if it is accepted and skips otherwise",
 	Sessions: 2, run: runAU08}
@@ -258,7 +258,7 @@ func runAU08(t *checkRun) outcome {
 // list method the server declares until one is refused.
 var au09 = Check{ID: "AU-09", Level: Should, Source: "MCP Authorization §Scope challenge", Rule: rule.InsufficientScope, Needs: NeedNamed | NeedAuth | NeedLegacy,
 	Section: "MCP Authorization 2025-11-25 §Scope Challenge Handling", Keyword: "SHOULD", Binds: Server,
-	Line:     "Insufficient scope gets a step-up challenge",
+	Title:    "Insufficient scope gets a step-up challenge",
 	Sends:    "with the low_scope token: initialize, then each declared list method until one gets 403",
 	Passes:   "a 403 with a Bearer challenge carrying error=\"insufficient_scope\", scope and resource_metadata; every method served warns",
 	Sessions: 1, run: runAU09}
@@ -317,7 +317,7 @@ func (t *checkRun) stepUp(r *reply, method string) outcome {
 // ends nothing.
 var au10 = Check{ID: "AU-10", Level: Must, Source: "MCP Authorization (\"every HTTP request\")", Rule: rule.EveryRequestAuthenticated, Needs: NeedToken | NeedAuth | NeedLegacy,
 	Section: "MCP Authorization 2025-11-25 §Token Handling", Keyword: "MUST", Binds: Server,
-	Line:     "Every method is authenticated",
+	Title:    "Every method is authenticated",
 	Sends:    "GET and DELETE on a live session without Authorization, then a ping with the token",
 	Passes:   "401 to both (405 accepted: not served) and the session survives",
 	Sessions: 1, Opens: 1, run: runAU10}
@@ -361,7 +361,7 @@ func runAU10(t *checkRun) outcome {
 // behind a token is reported here once, not again as "no metadata".
 var au11 = Check{ID: "AU-11", Level: Must, Source: "RFC 9728 §3", Rule: rule.MetadataServed, Needs: NeedAuth | NeedMetadata | NeedLegacy,
 	Section: "RFC 9728 §3 (the metadata is fetched without a token)", Keyword: "MUST", Binds: Server,
-	Line:     "The metadata endpoint needs no token",
+	Title:    "The metadata endpoint needs no token",
 	Sends:    "the metadata requests of AU-02, without a token",
 	Passes:   "200 from one of them",
 	Sessions: 1, run: runAU11}

@@ -190,7 +190,15 @@ type Check struct {
 	// NeedSessions each carries an id; without, a target that issues none
 	// gives sessionless ones. Failing to open one is the check's error.
 	Opens int
-	Line  string // one line: what must hold
+	Title string // one line: what must hold ("Foreign Origin refused")
+	// Fix is what a server author changes when the check does not pass,
+	// in one to three sentences, naming where it usually lives (the SDK's
+	// transport options, the web framework's router or body limit, the
+	// proxy's configuration); Link is the https URL of the exact section
+	// the check rests on (the specification page and anchor of the
+	// revision it judges, or the RFC section). Every report shows both
+	// under a check that did not pass.
+	Fix, Link string
 	// Sends and Passes are the check's help, a phrase each: what the
 	// check sends ("initialize with Origin: http://evil.example") and what
 	// evidence passes ("403 only"). How the answer is judged in detail is

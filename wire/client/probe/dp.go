@@ -24,7 +24,7 @@ var dpGroup = group{Group{"DP", "Deployment (TLS, proxies, load balancers)"}, []
 // dialled; only an http URL to another host costs requests.
 var dp01 = Check{ID: "DP-01", Level: Must, Source: "RFC 6750 §5.3; RFC 9728 §1.2; OAuth 2.1 §1.5", Rule: rule.TLSForProtected, Needs: NeedLegacy,
 	Section: "OAuth 2.1 §1.5; RFC 6750 §5.3", Keyword: "MUST", Binds: Deployment,
-	Line:     "A protected endpoint is served over TLS",
+	Title:    "A protected endpoint is served over TLS",
 	Sends:    "nothing for an https or loopback URL; otherwise initialize without a token, then the metadata",
 	Passes:   "the URL is https or its host loopback; an http URL to another host that answers a Bearer challenge or serves metadata fails",
 	Sessions: 1, run: runDP01}
@@ -60,7 +60,7 @@ func runDP01(t *checkRun) outcome {
 // the URL's host (chain, name, dates) with no switch to turn that off.
 var dp02 = Check{ID: "DP-02", Level: Must, Source: "RFC 8996; RFC 9325", Rule: rule.LegacyTLSRefused,
 	Section: "RFC 8996 §2, §3", Keyword: "MUST", Binds: Deployment,
-	Line:     "TLS holds",
+	Title:    "TLS holds",
 	Sends:    "one TLS handshake offering only TLS 1.0 and 1.1 (https URLs only), no request",
 	Passes:   "the server refuses it; one that completes it, certificate valid or not, fails; an http URL skips",
 	Sessions: 0, run: runDP02}
@@ -93,7 +93,7 @@ func runDP02(t *checkRun) outcome {
 // answers are there for the HSTS part.
 var dp03 = Check{ID: "DP-03", Level: Should, Source: "RFC 6797; RFC 9325 §3.2", Rule: rule.NoCleartextTwin, Needs: NeedLegacy,
 	Section: "RFC 9325 §3.2; RFC 6797", Keyword: "SHOULD", Binds: Deployment,
-	Line:     "The cleartext twin does not serve MCP",
+	Title:    "The cleartext twin does not serve MCP",
 	Sends:    "POST initialize without a token and GET to http://HOST/PATH of an https URL (port 80, dialled as the endpoint is: -resolve HOST:80:ADDR)",
 	Passes:   "each refused, or 301/308 to the same https URL, never an MCP answer; hardening: the run's 2xx answers carry Strict-Transport-Security",
 	Sessions: 1, phase: phaseScan, run: runDP03}
@@ -146,7 +146,7 @@ func runDP03(t *checkRun) outcome {
 // names another resource is their finding, reported once.
 var dp04 = Check{ID: "DP-04", Level: Must, Source: "RFC 9728 §3.3, §5.1", Rule: rule.MetadataResource, Needs: NeedAuth | NeedLegacy,
 	Section: "RFC 9728 §3.3", Keyword: "MUST", Binds: Deployment,
-	Line:     "The metadata names the public URL",
+	Title:    "The metadata names the public URL",
 	Sends:    "initialize without a token; the metadata at the path-inserted and root well-known paths and at the challenge's resource_metadata",
 	Passes:   "every document's resource is exactly the URL probed; resource_metadata is absolute, on the URL's scheme and origin; skips without authorization",
 	Sessions: 1, After: []string{"AU-11", "AU-02"}, run: runDP04}
@@ -204,7 +204,7 @@ func runDP04(t *checkRun) outcome {
 // the client sent.
 var dp05 = Check{ID: "DP-05", Level: Must, Source: "RFC 9728 §3.3, §7.3", Rule: rule.ForwardedNotTrusted, Needs: NeedAuth | NeedLegacy,
 	Section: "RFC 9728 §3.3, §7.3 (resource names the public URL; no impersonation)", Keyword: "MUST", Binds: Deployment,
-	Line:     "Forwarded headers do not steer",
+	Title:    "Forwarded headers do not steer",
 	Sends:    "DP-04's requests with X-Forwarded-Host: evil.example, X-Forwarded-Proto: http and Forwarded: host=evil.example;proto=http",
 	Passes:   "evil.example (on https, an http:// URL of the host) appears in no resource, resource_metadata, Location or body",
 	Sessions: 1, run: runDP05}
@@ -257,7 +257,7 @@ func runDP05(t *checkRun) outcome {
 // session at all.
 var dp06 = Check{ID: "DP-06", Level: Must, Source: "MCP Transports §Protocol Version, §Session 3; RFC 9110 §11.6.1", Rule: rule.HeadersCrossHop, Needs: NeedSessions | NeedLegacy,
 	Section: "MCP Transports 2025-11-25 §Protocol Version Header, §Session Management; RFC 9110 §5.1 (names are case-insensitive)", Keyword: "MUST", Binds: Deployment,
-	Line:     "MCP headers survive the hop",
+	Title:    "MCP headers survive the hop",
 	Sends:    "on a session, ping with mcp-protocol-version: 1999-01-01, a list request with an unknown mcp-session-id, and a ping without a token",
 	Passes:   "nothing dropped: a hop is blamed only when the field spelled as the spec does gets another answer; a bare 401 is AU-01's, other statuses PV-01's, SE-02's, SE-08's",
 	Sessions: 1, Opens: 1, run: runDP06}
@@ -335,7 +335,7 @@ func runDP06(t *checkRun) outcome {
 // from one held to its end.
 var dp07 = Check{ID: "DP-07", Level: Should, Source: "MCP Transports §Sending 6 (priming event)", Rule: rule.EventsNotHeld, Needs: NeedSSE | NeedLegacy,
 	Section: "MCP Transports 2025-11-25 §Sending Messages to the Server (an event primes the stream at once)", Keyword: "SHOULD", Binds: Deployment,
-	Line:     "Events are not held back",
+	Title:    "Events are not held back",
 	Sends:    "on a session, a GET stream (or a POST answered with SSE) twice: with Accept-Encoding: gzip, deflate, br and without; each watched 5 s",
 	Passes:   "head and first bytes within 1 s, the stream still open, no later with the encodings; silent or ended at once skips; a late pair is asked again, and only a second late pair is not met",
 	Sessions: 1, Opens: 1, long: true, run: runDP07}
@@ -425,7 +425,7 @@ func (t *checkRun) judgeHeld(name string, plain, encoded streamTiming) outcome {
 // outlasts checkTimeout on purpose, so only a cancelled run stops it.
 var dp08 = Check{ID: "DP-08", Level: Should, Source: "MCP Transports §Listening 4", Rule: rule.IdleStreamKept, Needs: NeedSlow | NeedSessions | NeedSSE | NeedLegacy,
 	Section: "MCP Transports 2025-11-25 §Listening for Messages (a closed stream carries retry first)", Keyword: "SHOULD", Binds: Deployment,
-	Line:     "An idle stream survives",
+	Title:    "An idle stream survives",
 	Sends:    "with -slow only: one GET stream on a session, held up to 130 s",
 	Passes:   "still open at the end, or ended after a retry field; a cut without retry is not met (its second, the usual suspect and the keep-alive intervals reported)",
 	Sessions: 1, Opens: 1, long: true, run: runDP08}
@@ -505,7 +505,7 @@ func runDP08(t *checkRun) outcome {
 // DP-09: every request of a session reaches a server that knows it.
 var dp09 = Check{ID: "DP-09", Level: Should, Source: "interoperability", Rule: rule.SessionAffinity, Needs: NeedSessions | NeedLegacy,
 	Section: "interoperability (each request of a session reaches the replica that holds it)", Keyword: "", Binds: Deployment,
-	Line:     "A session sticks",
+	Title:    "A session sticks",
 	Sends:    "8 pings on one session, one after another, each on a fresh connection",
 	Passes:   "all 8 served; a 404 or 400 among them means replicas without affinity or a shared session store",
 	Sessions: 1, Opens: 1, run: runDP09}
@@ -537,7 +537,7 @@ func runDP09(t *checkRun) outcome {
 // SSE answers too.
 var dp10 = Check{ID: "DP-10", Level: Hardening, Source: "MCP 2026-07-28 Transports; RFC 9111", Rule: rule.StreamNotBuffered, Needs: NeedLegacy,
 	Section: "MCP 2026-07-28 Transports (X-Accel-Buffering: no); RFC 9111 §5.2.2 (no-store)", Keyword: "SHOULD", Binds: Deployment,
-	Line:     "Streams tell proxies not to buffer or cache",
+	Title:    "Streams tell proxies not to buffer or cache",
 	Sends:    "a GET stream and the list methods and ping on a session; reads every SSE answer of the run",
 	Passes:   "each has X-Accel-Buffering: no, Cache-Control no-cache or no-store, and no Age or cache HIT marker; none in the run skips",
 	Sessions: 1, Opens: 1, phase: phaseScan, run: runDP10}
@@ -593,7 +593,7 @@ func runDP10(t *checkRun) outcome {
 // are counted in the reason only: EH-02 judges them.
 var dp11 = Check{ID: "DP-11", Level: Hardening, Source: "OWASP ASVS V14.3", Rule: rule.NoVersionBanner,
 	Section: "OWASP ASVS V14.3", Keyword: "", Binds: Profile,
-	Line:     "The hop hides its version",
+	Title:    "The hop hides its version",
 	Sends:    "PUT and GET of a missing path; reads every answer of the run, LF's and MM's error answers among them",
 	Passes:   "no Server or X-Powered-By with a version number (nginx/1.22.1)",
 	Sessions: 0, phase: phaseScan, run: runDP11}
@@ -653,7 +653,7 @@ func runDP11(t *checkRun) outcome {
 // other origin gets CORS. Fetch's * covers no authorization header.
 var dp12 = Check{ID: "DP-12", Level: Should, Source: "interoperability (browser clients)", Rule: rule.CORSForOwnOrigin, Needs: NeedLegacy,
 	Section: "interoperability (browser clients; the Fetch standard's CORS)", Keyword: "", Binds: Deployment,
-	Line:     "A browser client can keep its session",
+	Title:    "A browser client can keep its session",
 	Sends:    "OPTIONS preflights from http://evil.example and the own origin asking for authorization, content-type, mcp-session-id, mcp-protocol-version, last-event-id; then initialize from the own origin",
 	Passes:   "no CORS for the foreign origin; CORS for the own allows those and exposes Mcp-Session-Id; no CORS at all is info",
 	Sessions: 1, run: runDP12}

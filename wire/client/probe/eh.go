@@ -22,7 +22,7 @@ var ehGroup = group{Group{"EH", "Error hygiene"}, []*Check{&eh01, &eh02}}
 // check's, for a marker or any of the run's real tokens.
 var eh01 = Check{ID: "EH-01", Level: Hardening, Source: "MCP Security Best Practices §Observability", Rule: rule.NoSecretsInOutput, Needs: NeedLegacy,
 	Section: "MCP Security Best Practices 2025-11-25 (nothing of a request echoed)", Keyword: "", Binds: Profile,
-	Line:     "Nothing echoed",
+	Title:    "Nothing echoed",
 	Sends:    "random markers in Host, Origin, MCP-Protocol-Version, Mcp-Session-Id, the token, the query, a header name and the body; runs last",
 	Passes:   "no response of the run carries a marker or a real token",
 	Sessions: 2, Opens: 1, phase: phaseEchoScan, run: runEH01}
@@ -146,7 +146,7 @@ func (t *checkRun) responsesScanned() int {
 // not exist) and judges every 4xx and 5xx of the run.
 var eh02 = Check{ID: "EH-02", Level: Hardening, Source: "browser content sniffing", Rule: "",
 	Section: "browser content sniffing", Keyword: "", Binds: Profile,
-	Line:     "Error bodies are not sniffable",
+	Title:    "Error bodies are not sniffable",
 	Sends:    "three error requests of its own (PUT, broken JSON, an unknown path); runs after the other checks",
 	Passes:   "every 4xx and 5xx body of the run is application/json (or +json) or nosniff, and none is HTML",
 	Sessions: 0, phase: phaseScan, run: runEH02}

@@ -21,7 +21,7 @@ const (
 // HO-01: a foreign Host is refused before anything is created.
 var ho01 = Check{ID: "HO-01", Level: Hardening, Source: "MCP Security Best Practices §Local MCP server compromise", Rule: rule.HostNotOurs, Needs: NeedLegacy,
 	Section: "MCP Security Best Practices 2025-11-25 §Local MCP Server Compromise", Keyword: "", Binds: Profile,
-	Line:     "Foreign Host refused",
+	Title:    "Foreign Host refused",
 	Sends:    "initialize with Host: evil.example",
 	Passes:   "a 4xx without Mcp-Session-Id",
 	Sessions: 1, run: runHO01}
@@ -44,7 +44,7 @@ func runHO01(t *checkRun) outcome {
 // HO-02: a foreign Origin on POST gets 403.
 var ho02 = Check{ID: "HO-02", Level: Must, Source: "MCP Transports §Security warning", Rule: rule.OriginRefused, Needs: NeedLegacy,
 	Section: "MCP Transports 2025-11-25 §Security Warning", Keyword: "MUST", Binds: Server,
-	Line:     "Foreign Origin refused",
+	Title:    "Foreign Origin refused",
 	Sends:    "initialize with Origin: http://evil.example and the run's token",
 	Passes:   "403 only",
 	Sessions: 1, run: runHO02}
@@ -57,7 +57,7 @@ func runHO02(t *checkRun) outcome {
 // is an origin no server can allow.
 var ho04 = Check{ID: "HO-04", Level: Must, Source: "MCP Transports §Security warning", Rule: rule.OriginRefused, Needs: NeedLegacy,
 	Section: "MCP Transports 2025-11-25 §Security Warning", Keyword: "MUST", Binds: Server,
-	Line:     "Origin: null refused",
+	Title:    "Origin: null refused",
 	Sends:    "initialize with Origin: null",
 	Passes:   "403 only",
 	Sessions: 1, After: []string{"HO-02"}, run: runHO04}
@@ -83,7 +83,7 @@ func (t *checkRun) originRefused(origin string) outcome {
 // leaves the session alive.
 var ho03 = Check{ID: "HO-03", Level: Must, Source: "MCP Transports (\"all incoming connections\")", Rule: rule.OriginEveryRequest, Needs: NeedLegacy,
 	Section: "MCP Transports 2025-11-25 §Security Warning", Keyword: "MUST", Binds: Server,
-	Line:     "Origin checked on GET and DELETE too",
+	Title:    "Origin checked on GET and DELETE too",
 	Sends:    "GET and DELETE on a live session with Origin: http://evil.example, then a ping",
 	Passes:   "403 to each (405 accepted: not served) and the session still works",
 	Sessions: 1, Opens: 1, After: []string{"HO-02"}, run: runHO03}
@@ -126,7 +126,7 @@ func runHO03(t *checkRun) outcome {
 // accepted, so the Origin check is not a refusal of everything.
 var ho05 = Check{ID: "HO-05", Level: Should, Source: "interoperability (the official conformance suite)", Rule: rule.OriginNotAllowed, Needs: NeedLegacy,
 	Section: "interoperability: the MCP conformance suite serves its own origin", Keyword: "", Binds: Profile,
-	Line:     "The server's own origin accepted",
+	Title:    "The server's own origin accepted",
 	Sends:    "initialize with Host and Origin both the URL's own",
 	Passes:   "the InitializeResult",
 	Sessions: 1, run: runHO05}
@@ -145,7 +145,7 @@ func runHO05(t *checkRun) outcome {
 // text/plain from a foreign origin (CVE-2026-33252), is not served.
 var ho06 = Check{ID: "HO-06", Level: Hardening, Source: "CVE-2026-33252", Rule: rule.ContentTypeJSON, Needs: NeedLegacy,
 	Section: "CVE-2026-33252: a CORS simple request reaches the server", Keyword: "", Binds: Profile,
-	Line:     "No cross-site \"simple\" POST",
+	Title:    "No cross-site \"simple\" POST",
 	Sends:    "initialize as Content-Type: text/plain with Origin: http://evil.example, a CORS simple request",
 	Passes:   "any answer but a 2xx",
 	Sessions: 1, run: runHO06}

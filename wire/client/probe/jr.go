@@ -25,7 +25,7 @@ const unknownMethod = "rawmcp-probe/no-such-method"
 // reported, not judged.
 var jr01 = Check{ID: "JR-01", Level: Hardening, Source: "MCP Transports §Sending 3 (one message per POST)", Rule: rule.OneMessagePerPost, Needs: NeedLegacy,
 	Section: "MCP Transports 2025-11-25 §Sending messages to the server", Keyword: "MUST", Binds: Client,
-	Line:     "Batches refused",
+	Title:    "Batches refused",
 	Sends:    "the batch [ping, ping] on a live session, with MCP-Protocol-Version, then without it",
 	Passes:   "400 to the batch with the version header; the answer without it is reported only (2025-03-26, assumed then, allowed batches)",
 	Sessions: 1, Opens: 1, run: runJR01}
@@ -48,7 +48,7 @@ func runJR01(t *checkRun) outcome {
 // JR-02: a request id is never null.
 var jr02 = Check{ID: "JR-02", Level: Hardening, Source: "MCP Basic §Requests", Rule: rule.RequestIDNotNull, Needs: NeedLegacy,
 	Section: "MCP Basic 2025-11-25 §Requests (the ID MUST NOT be null)", Keyword: "MUST", Binds: Client,
-	Line:     "Null id refused",
+	Title:    "Null id refused",
 	Sends:    "ping with \"id\": null",
 	Passes:   "400 or a JSON-RPC error",
 	Sessions: 1, Opens: 1, run: runJR02}
@@ -74,7 +74,7 @@ const jr03Requests = 16
 // answer to another.
 var jr03 = Check{ID: "JR-03", Level: Must, Source: "MCP Basic (each response to its request)", Rule: rule.ResponseEchoesID, Needs: NeedLegacy,
 	Section: "MCP Basic 2025-11-25 §Responses", Keyword: "MUST", Binds: Server,
-	Line:     "Reused ids never cross",
+	Title:    "Reused ids never cross",
 	Sends:    "16 requests at once on one session, all with id 1, alternating ping and an unknown method",
 	Passes:   "no answer belongs to another request (refusals of the reused id accepted)",
 	Sessions: 1, Opens: 1, run: runJR03}
@@ -128,7 +128,7 @@ func runJR03(t *checkRun) outcome {
 // a case-insensitive decoder ran requests a filter had not seen).
 var jr04 = Check{ID: "JR-04", Level: Hardening, Source: "GHSA-wvj2-96wp-fq3f", Rule: rule.OneJSONRPCMessage, Needs: NeedLegacy,
 	Section: "GHSA-wvj2-96wp-fq3f (a case-insensitive decoder)", Keyword: "", Binds: Profile,
-	Line:     "Member names match exactly",
+	Title:    "Member names match exactly",
 	Sends:    "{\"jsonrpc\":\"2.0\",\"id\":N,\"Method\":\"ping\"}",
 	Passes:   "anything but a result for N",
 	Sessions: 1, Opens: 1, run: runJR04}
@@ -147,7 +147,7 @@ func runJR04(t *checkRun) outcome {
 // JR-05: two method members are refused, not settled by "last wins".
 var jr05 = Check{ID: "JR-05", Level: Hardening, Source: "RFC 8259 §4", Rule: rule.StrictJSON, Needs: NeedLegacy,
 	Section: "RFC 8259 §4", Keyword: "SHOULD", Binds: Client,
-	Line:     "Duplicate keys refused",
+	Title:    "Duplicate keys refused",
 	Sends:    "a request with two method members, an unknown method first and ping last",
 	Passes:   "400",
 	Sessions: 1, Opens: 1, run: runJR05}
@@ -171,7 +171,7 @@ func runJR05(t *checkRun) outcome {
 // notification is (202, no body) or refused, and never answered.
 var jr06 = Check{ID: "JR-06", Level: Must, Source: "MCP Transports §Sending 4", Rule: rule.NotificationAccepted, Needs: NeedLegacy,
 	Section: "MCP Transports 2025-11-25 §Sending Messages to the Server", Keyword: "MUST", Binds: Server,
-	Line:     "An unsolicited response refused or accepted cleanly",
+	Title:    "An unsolicited response refused or accepted cleanly",
 	Sends:    "{\"jsonrpc\":\"2.0\",\"id\":99,\"result\":{}}, a response to nothing",
 	Passes:   "202 with an empty body, or a 4xx",
 	Sessions: 1, Opens: 1, run: runJR06}
@@ -197,7 +197,7 @@ const deepNesting = 10000
 // on answering.
 var jr07 = Check{ID: "JR-07", Level: Hardening, Source: "resource exhaustion (recursive decoders)", Rule: rule.StrictJSON, Needs: NeedLegacy,
 	Section: "resource exhaustion (recursive decoders)", Keyword: "", Binds: Profile,
-	Line:     "Deep nesting refused",
+	Title:    "Deep nesting refused",
 	Sends:    "ping with params nested 10 000 arrays deep, then a plain ping",
 	Passes:   "a 4xx (400, or 413 noted), then a served ping",
 	Sessions: 1, Opens: 1, run: runJR07}
@@ -231,7 +231,7 @@ func runJR07(t *checkRun) outcome {
 // §15.6), so it is reported apart, at SHOULD.
 var jr08 = Check{ID: "JR-08", Level: Must, Source: "MCP Transports §Sending 4; RFC 9110 §15.5, §15.6", Rule: rule.UTF8Body, Needs: NeedLegacy,
 	Section: "MCP Transports 2025-11-25 §Sending messages to the server (input not accepted: an HTTP error status)", Keyword: "MUST", Binds: Server,
-	Line:     "Truncated JSON refused as the client's error",
+	Title:    "Truncated JSON refused as the client's error",
 	Sends:    "a ping whose JSON is cut off",
 	Passes:   "a 4xx (400, -32700 noted); a 5xx warns (the server's fault, not the client's); a 2xx fails",
 	Sessions: 1, Opens: 1, run: runJR08}
@@ -258,7 +258,7 @@ func runJR08(t *checkRun) outcome {
 // refusing one is hardening.
 var jr09 = Check{ID: "JR-09", Level: Hardening, Source: "RFC 8259 §8.1", Rule: rule.UTF8Body, Needs: NeedLegacy,
 	Section: "RFC 8259 §8.1", Keyword: "MUST", Binds: Client,
-	Line:     "Invalid UTF-8 refused",
+	Title:    "Invalid UTF-8 refused",
 	Sends:    "a ping with invalid UTF-8 in a string of its params",
 	Passes:   "a 4xx (400, -32700 noted)",
 	Sessions: 1, Opens: 1, run: runJR09}

@@ -18,7 +18,7 @@ var modernCodes = []int{codeHeaderMismatch, codeMissingCapability, codeUnsupport
 // dual-era client fall back to initialize.
 var l01 = Check{ID: "L-01", Level: Must, Source: "MCP 2025-11-25 Transports §Protocol Version Header (\"invalid or unsupported … MUST respond with 400\"); 2026-07-28 Transports §Backward Compatibility; Versioning §Compatibility matrix", Needs: NeedLegacy,
 	Section: "MCP 2025-11-25 Transports §Protocol Version Header", Keyword: "MUST", Binds: Server,
-	Line:   "A modern request refused so that clients fall back",
+	Title:  "A modern request refused so that clients fall back",
 	Sends:  "server/discover and tools/list as a 2026-07-28 client sends them (skips where server/discover is served: the target speaks both)",
 	Passes: "400 to each, with no body, no JSON, or a JSON-RPC error none of -32020, -32021, -32022 (a -32022 naming only legacy versions passes); 404 with -32601, 401, 403, 5xx or a 2xx fail",
 	run:    runL01}
@@ -100,7 +100,7 @@ func containsInt(list []int, n int) bool {
 // L-02: the legacy path works after the modern requests were refused.
 var l02 = Check{ID: "L-02", Level: Must, Source: "MCP 2025-11-25 Lifecycle; 2026-07-28 Versioning §Compatibility matrix (dual-era client, legacy server: works)", Needs: NeedLegacy,
 	Section: "MCP 2025-11-25 Lifecycle", Keyword: "MUST", Binds: Server,
-	Line:     "The fallback to initialize works",
+	Title:    "The fallback to initialize works",
 	Sends:    "server/discover as a 2026-07-28 client, then initialize, notifications/initialized and a list method (or ping) on the session",
 	Passes:   "a result to the list method",
 	Sessions: 1, run: runL02}

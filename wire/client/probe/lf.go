@@ -39,7 +39,7 @@ const bigBody = 8 << 20
 // as measured, between the size served and the size refused.
 var lf01 = Check{ID: "LF-01", Level: Hardening, Source: "resource exhaustion", Rule: rule.FixedLimit, Needs: NeedLegacy,
 	Section: "resource exhaustion (a body limit)", Keyword: "", Binds: Profile,
-	Line:     "Body size limited",
+	Title:    "Body size limited",
 	Sends:    "ping with an 8 MiB body in 64 KiB writes, for up to 10 s; if that is served, the same with 16 MiB",
 	Passes:   "413, another 4xx before the whole body, or a close before it, to 8 MiB or to 16 MiB (the limit then reported as between the two)",
 	Sessions: 1, Opens: 1, run: runLF01}
@@ -127,7 +127,7 @@ func (a bodyAnswer) judge(t *checkRun, before string) outcome {
 // it; one framing by CL reads it as body.
 var lf02 = Check{ID: "LF-02", Level: Must, Source: "RFC 9112 §6.1", Rule: rule.TEWithCLCloses,
 	Section: "RFC 9112 §6.1", Keyword: "MUST", Binds: Server,
-	Line:     "CL+TE never smuggles",
+	Title:    "CL+TE never smuggles",
 	Sends:    "a POST with Content-Length and Transfer-Encoding: chunked, an empty chunked body and GET /rawmcp-probe-behind after it",
 	Passes:   "a 4xx and a close, or a close; an answer to the GET or an open connection 2 s later fails",
 	Sessions: 0, run: runLF02}
@@ -161,7 +161,7 @@ func runLF02(t *checkRun) outcome {
 // close.
 var lf03 = Check{ID: "LF-03", Level: Must, Source: "RFC 9112 §6.3", Rule: rule.InvalidContentLength,
 	Section: "RFC 9112 §6.3", Keyword: "MUST", Binds: Server,
-	Line:     "Conflicting Content-Length refused",
+	Title:    "Conflicting Content-Length refused",
 	Sends:    "a POST with Content-Length: 2 and Content-Length: 3",
 	Passes:   "400 and a close within 2 s",
 	Sessions: 0, run: runLF03}
@@ -221,7 +221,7 @@ func (t *checkRun) refusedHead(r *reply, precise int, mustClose bool, what strin
 // LF-04: a folded header line (obs-fold) is refused, not unfolded.
 var lf04 = Check{ID: "LF-04", Level: Hardening, Source: "RFC 9112 §5.2", Rule: rule.ObsFoldRefused, Needs: NeedLegacy,
 	Section: "RFC 9112 §5.2 (refusing rather than unfolding)", Keyword: "", Binds: Profile,
-	Line:     "obs-fold refused",
+	Title:    "obs-fold refused",
 	Sends:    "initialize with a header field folded onto a line starting with a space",
 	Passes:   "a 4xx (400 noted otherwise) or a close",
 	Sessions: 1, run: runLF04}
@@ -236,7 +236,7 @@ func runLF04(t *checkRun) outcome {
 // accept them, so a served request is a warn even with -strict.
 var lf05 = Check{ID: "LF-05", Level: Hardening, Source: "RFC 9112 §2.2", Rule: rule.BareLF, Needs: NeedLegacy,
 	Section: "RFC 9112 §2.2 (refusing a bare LF a recipient MAY accept)", Keyword: "", Binds: Profile,
-	Line:     "Bare LF refused",
+	Title:    "Bare LF refused",
 	Sends:    "initialize with every line ended by a bare LF",
 	Passes:   "a 4xx (400 noted otherwise) or a close; a served request warns even with -strict",
 	Sessions: 1, run: runLF05}
@@ -264,7 +264,7 @@ const (
 // (or 400) and a close.
 var lf06 = Check{ID: "LF-06", Level: Hardening, Source: "RFC 6585 §5", Rule: rule.OversizedHead, Needs: NeedLegacy,
 	Section: "RFC 6585 §5 (a header limit)", Keyword: "", Binds: Profile,
-	Line:     "Header flood refused",
+	Title:    "Header flood refused",
 	Sends:    "initialize with 200 header fields, then with a 64 KiB header section",
 	Passes:   "a 4xx (431 noted otherwise) and a close within 2 s, both times",
 	Sessions: 2, run: runLF06}
@@ -306,7 +306,7 @@ const (
 // per 300 ms byte would otherwise hold a server's slot forever.
 var lf07 = Check{ID: "LF-07", Level: Hardening, Source: "slowloris", Rule: rule.ReadDeadline,
 	Section: "slowloris (a read deadline on the head)", Keyword: "", Binds: Profile,
-	Line:     "A slow head is cut",
+	Title:    "A slow head is cut",
 	Sends:    "an initialize head, one byte every 300 ms",
 	Passes:   "an answer (408) or a close within 7 s",
 	Sessions: 0, long: true, run: runLF07}
@@ -329,7 +329,7 @@ func runLF07(t *checkRun) outcome {
 // closes the connection.
 var lf08 = Check{ID: "LF-08", Level: Must, Source: "RFC 9112 §9.3", Rule: rule.BodyReadOrClosed,
 	Section: "RFC 9112 §9.3 (read the whole body or close after the answer)", Keyword: "MUST", Binds: Server,
-	Line:     "An error answer closes",
+	Title:    "An error answer closes",
 	Sends:    "a POST refused before its body is read (Accept: text/html), whose body is GET /rawmcp-probe-behind",
 	Passes:   "no answer to the request in the body",
 	Sessions: 0, run: runLF08}

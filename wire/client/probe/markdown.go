@@ -69,7 +69,7 @@ func WriteMarkdown(w io.Writer) error {
 				level += " · " + string(c.Rule)
 			}
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-				c.ID, cell(c.Line), cell(c.Sends), cell(c.Passes), cell(level), c.Needs, cell(c.Section), c.Keyword, c.Binds)
+				c.ID, cell(c.Title), cell(c.Sends), cell(c.Passes), cell(level), c.Needs, cell(c.Section), c.Keyword, c.Binds)
 		}
 	}
 	_, err := io.WriteString(w, b.String())

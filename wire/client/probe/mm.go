@@ -30,7 +30,7 @@ func (t *checkRun) refusedWith(r *reply, precise int, what string) outcome {
 // client could not read half the answers the endpoint may give.
 var mm01 = Check{ID: "MM-01", Level: Hardening, Source: "MCP Transports §Sending 2 (a client MUST)", Rule: rule.AcceptBothTypes, Needs: NeedLegacy,
 	Section: "MCP Transports 2025-11-25 §Sending Messages to the Server", Keyword: "MUST", Binds: Client,
-	Line:     "POST needs both media types in Accept",
+	Title:    "POST needs both media types in Accept",
 	Sends:    "initialize with Accept: application/json only",
 	Passes:   "a 4xx (406 noted otherwise)",
 	Sessions: 1, run: runMM01}
@@ -44,7 +44,7 @@ func runMM01(t *checkRun) outcome {
 // MM-02: a POST body not declared JSON is refused.
 var mm02 = Check{ID: "MM-02", Level: Hardening, Source: "RFC 9110 §15.5.16", Rule: rule.ContentTypeJSON, Needs: NeedLegacy,
 	Section: "RFC 9110 §15.5.16", Keyword: "", Binds: Profile,
-	Line:     "POST body must be declared JSON",
+	Title:    "POST body must be declared JSON",
 	Sends:    "initialize with Content-Type: text/plain",
 	Passes:   "a 4xx (415 noted otherwise)",
 	Sessions: 1, run: runMM02}
@@ -59,7 +59,7 @@ func runMM02(t *checkRun) outcome {
 // is not served at all).
 var mm03 = Check{ID: "MM-03", Level: Hardening, Source: "MCP Transports §Listening 2", Rule: rule.AcceptBothTypes, Needs: NeedLegacy,
 	Section: "MCP Transports 2025-11-25 §Listening for Messages from the Server", Keyword: "MUST", Binds: Client,
-	Line:     "GET needs text/event-stream in Accept",
+	Title:    "GET needs text/event-stream in Accept",
 	Sends:    "GET on a live session with Accept: application/json",
 	Passes:   "a 4xx or 405",
 	Sessions: 1, Opens: 1, run: runMM03}
@@ -76,7 +76,7 @@ func runMM03(t *checkRun) outcome {
 // MM-04: GET on a live session answers an event stream or 405.
 var mm04 = Check{ID: "MM-04", Level: Must, Source: "MCP Transports §Listening 3", Rule: rule.GetStream, Needs: NeedLegacy,
 	Section: "MCP Transports 2025-11-25 §Listening for Messages from the Server", Keyword: "MUST", Binds: Server,
-	Line:     "GET answers SSE or 405",
+	Title:    "GET answers SSE or 405",
 	Sends:    "GET on a live session, read to the first event or 2 s",
 	Passes:   "200 text/event-stream, or 405 with Allow",
 	Sessions: 1, Opens: 1, After: []string{"MM-05"}, run: runMM04}
@@ -101,7 +101,7 @@ func runMM04(t *checkRun) outcome {
 // MM-05: a method the endpoint does not serve gets 405 with Allow.
 var mm05 = Check{ID: "MM-05", Level: Must, Source: "RFC 9110 §15.5.6", Rule: rule.AllowOn405,
 	Section: "RFC 9110 §15.5.6", Keyword: "MUST", Binds: Server,
-	Line:     "Other methods: 405 with Allow",
+	Title:    "Other methods: 405 with Allow",
 	Sends:    "PUT to the endpoint with a JSON body",
 	Passes:   "405 with Allow; a 405 without Allow or a 2xx fails, another 4xx or 501 warns",
 	Sessions: 0, run: runMM05}
@@ -123,7 +123,7 @@ func runMM05(t *checkRun) outcome {
 // MM-06: notifications/initialized, a notification, gets 202 and no body.
 var mm06 = Check{ID: "MM-06", Level: Must, Source: "MCP Transports §Sending 4", Rule: rule.NotificationAccepted, Needs: NeedLegacy,
 	Section: "MCP Transports 2025-11-25 §Sending Messages to the Server", Keyword: "MUST", Binds: Server,
-	Line:     "A notification gets 202",
+	Title:    "A notification gets 202",
 	Sends:    "notifications/initialized after initialize",
 	Passes:   "202 with an empty body",
 	Sessions: 1, run: runMM06}

@@ -20,7 +20,7 @@ var preGroup = group{Group{"PRE", "Preflight"}, []*Check{&pre01, &pre02}}
 // refused, and which list methods the server declares.
 var pre01 = Check{ID: "PRE-01", Level: Must, Source: "MCP Lifecycle §Initialization; MCP 2026-07-28 §server/discover", Rule: rule.InitializeResultShape,
 	Section: "MCP Lifecycle 2025-11-25 §Initialization", Keyword: "MUST", Binds: Server,
-	Line:     "The endpoint speaks MCP",
+	Title:    "The endpoint speaks MCP",
 	Sends:    "initialize and server/discover (with -token if given), and with -token each again without one",
 	Passes:   "an InitializeResult (protocolVersion, capabilities, serverInfo{name, version}) or a discover result listing 2026-07-28; neither stops the run (exit 2)",
 	Sessions: 2, phase: phasePreflight, run: runPRE01}
@@ -138,7 +138,7 @@ func quoteInfo(s string) string {
 // PRE-02: session ids are well formed (MUST) and unguessable (hardening).
 var pre02 = Check{ID: "PRE-02", Level: Must, Source: "MCP Transports §Session 1; OWASP ASVS V3.2.2 (H)", Rule: rule.SessionIDVisibleASCII, Needs: NeedSessions | NeedLegacy,
 	Section: "MCP Transports 2025-11-25 §Session Management", Keyword: "MUST", Binds: Server,
-	Line:     "Session ids are well formed and unguessable",
+	Title:    "Session ids are well formed and unguessable",
 	Sends:    "six initializes, one at a time, each session deleted at once",
 	Passes:   "every id is visible ASCII 0x21-0x7E (MUST); the ids differ, do not count up, and vary in at least 64 bits (H)",
 	Sessions: 1, run: runPRE02}

@@ -54,7 +54,7 @@ func namesVersion(r *reply) bool {
 // PV-01: a version older than any MCP revision.
 var pv01 = Check{ID: "PV-01", Level: Must, Source: "MCP Transports §Protocol version header", Rule: rule.VersionUnsupported, Needs: NeedLegacy,
 	Section: "MCP Transports 2025-11-25 §Protocol Version Header", Keyword: "MUST", Binds: Server,
-	Line:     "A past version refused",
+	Title:    "A past version refused",
 	Sends:    "a ping on a live session with MCP-Protocol-Version: 1999-01-01, and the same ping with the negotiated version as a control",
 	Passes:   "400 while the control is served (or the 400 names the version)",
 	Sessions: 1, Opens: 1, run: runPV01}
@@ -66,7 +66,7 @@ func runPV01(t *checkRun) outcome {
 // PV-03: a value that is no date at all.
 var pv03 = Check{ID: "PV-03", Level: Must, Source: "MCP Transports §Protocol version header", Rule: rule.VersionUnsupported, Needs: NeedLegacy,
 	Section: "MCP Transports 2025-11-25 §Protocol Version Header", Keyword: "MUST", Binds: Server,
-	Line:     "A malformed version refused",
+	Title:    "A malformed version refused",
 	Sends:    "a ping on a live session with MCP-Protocol-Version: garbage, and the same ping with the negotiated version as a control",
 	Passes:   "400 while the control is served (or the 400 names the version)",
 	Sessions: 1, Opens: 1, run: runPV03}
@@ -86,7 +86,7 @@ func (t *checkRun) badVersion(version string) outcome {
 // version strings with >= would let it through.
 var pv02 = Check{ID: "PV-02", Level: Must, Source: "MCP Transports §Protocol version header", Rule: rule.VersionUnsupported, Needs: NeedLegacy,
 	Section: "MCP Transports 2025-11-25 §Protocol Version Header", Keyword: "MUST", Binds: Server,
-	Line:     "A future version refused on every method",
+	Title:    "A future version refused on every method",
 	Sends:    "POST (ping), GET and DELETE on a live session with MCP-Protocol-Version: 9999-01-01, each also with the negotiated version as a control",
 	Passes:   "400 to each whose control is served; a GET or DELETE answered alike with either version (405, a router's 404) is not served and not judged",
 	Sessions: 1, Opens: 1, run: runPV02}
@@ -135,7 +135,7 @@ func runPV02(t *checkRun) outcome {
 // revisions refuses instead, so this is reported, not judged.
 var pv04 = Check{ID: "PV-04", Level: Informational, Source: "MCP Transports §Protocol version header", Rule: rule.VersionAssumed, Needs: NeedLegacy,
 	Section: "MCP Transports 2025-11-25 §Protocol Version Header", Keyword: "SHOULD", Binds: Server,
-	Line:     "Missing header after init",
+	Title:    "Missing header after init",
 	Sends:    "a ping on a live session without MCP-Protocol-Version",
 	Passes:   "never judged: the answer is reported (the spec says assume 2025-03-26)",
 	Sessions: 1, Opens: 1, run: runPV04}
@@ -158,7 +158,7 @@ var knownVersions = append(slices.Clone(releasedVersions), "2026-07-28")
 // counter-offer, a result naming a version it supports, not an error.
 var pv05 = Check{ID: "PV-05", Level: Must, Source: "MCP Lifecycle §Version negotiation", Rule: rule.VersionCounterOffer, Needs: NeedLegacy,
 	Section: "MCP Lifecycle 2025-11-25 §Version Negotiation", Keyword: "MUST", Binds: Server,
-	Line:     "Negotiation answers a supported version",
+	Title:    "Negotiation answers a supported version",
 	Sends:    "initialize proposing 2099-01-01",
 	Passes:   "a result with a known MCP revision; an echo of 2099-01-01 fails, an unknown version warns",
 	Sessions: 1, run: runPV05}

@@ -37,7 +37,7 @@ func (r *Report) WriteText(w io.Writer) error {
 				b.WriteString(g.Title + "\n")
 				first = false
 			}
-			fmt.Fprintf(&b, "  %-5s %-6s %s\n", res.Verdict, res.Check.ID, res.Check.Line)
+			fmt.Fprintf(&b, "  %-5s %-6s %s\n", res.Verdict, res.Check.ID, res.Check.Title)
 			if res.Verdict != Pass && res.Reason != "" {
 				b.WriteString("               " + printable(res.Reason) + "\n")
 			}

@@ -25,7 +25,7 @@ func (t *checkRun) sseCandidates() []string {
 // RS-01: a POST's SSE stream ends once it has carried the response.
 var rs01 = Check{ID: "RS-01", Level: Should, Source: "MCP Transports §Sending 6", Rule: rule.PostStreamEnds, Needs: NeedSSE | NeedLegacy,
 	Section: "MCP Transports 2025-11-25 §Sending Messages to the Server", Keyword: "SHOULD", Binds: Server,
-	Line:     "A POST SSE stream ends after its response",
+	Title:    "A POST SSE stream ends after its response",
 	Sends:    "the declared list methods, then ping, until one is answered as text/event-stream, and reads on",
 	Passes:   "the stream ends within 2 s of the response's event; skips when every answer is JSON",
 	Sessions: 1, Opens: 1, run: runRS01}
@@ -66,7 +66,7 @@ func runRS01(t *checkRun) outcome {
 // with that session's id and data, nor a response to its requests.
 var rs02 = Check{ID: "RS-02", Level: Must, Source: "MCP Transports §Resumability", Rule: rule.NoForeignReplay, Needs: NeedSessions | NeedSSE | NeedLegacy,
 	Section: "MCP Transports 2025-11-25 §Resumability and Redelivery", Keyword: "MUST", Binds: Server,
-	Line:     "No replay across sessions",
+	Title:    "No replay across sessions",
 	Sends:    "requests and a GET on session A, then a GET on session B with Last-Event-ID set to A's first event id",
 	Passes:   "a 4xx, or a stream without A's events or answers; skips when A's streams carry no event id",
 	Sessions: 2, Opens: 2, run: runRS02}
@@ -133,7 +133,7 @@ func runRS02(t *checkRun) outcome {
 // carries responses only when it resumes a request's stream).
 var rs03 = Check{ID: "RS-03", Level: Hardening, Source: "MCP Transports §Resumability", Rule: rule.CursorUnknown, Needs: NeedLegacy,
 	Section: "MCP Transports 2025-11-25 §Resumability and Redelivery (an unknown cursor)", Keyword: "", Binds: Profile,
-	Line:     "A malformed cursor is refused or ignored",
+	Title:    "A malformed cursor is refused or ignored",
 	Sends:    "GET on a live session with Last-Event-ID: x, read for 2 s",
 	Passes:   "a 4xx, or a stream without a JSON-RPC response",
 	Sessions: 1, Opens: 1, run: runRS03}

@@ -117,7 +117,7 @@ func (r *Report) WriteSARIF(w io.Writer) error {
 		}
 		index[c.ID] = len(driver.Rules)
 		driver.Rules = append(driver.Rules, sarifRule{
-			ID: c.ID, ShortDescription: sarifText{c.Line}, FullDescription: sarifText{about}, Help: sarifText{help},
+			ID: c.ID, ShortDescription: sarifText{c.Title}, FullDescription: sarifText{about}, Help: sarifText{help},
 			Default:    sarifDefault{sarifDefaultLevel(c.Level)},
 			Properties: sarifProperties{Level: c.Level, Group: c.Group, Source: c.Source, Rule: string(c.Rule)},
 		})

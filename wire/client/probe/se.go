@@ -28,7 +28,7 @@ func (t *checkRun) sessionRequest(step string, s *session, edits ...fieldEdit) (
 // 404 (which a client takes for "session ended") and not an answer.
 var se01 = Check{ID: "SE-01", Level: Should, Source: "MCP Transports §Session 2", Rule: rule.SessionRequired, Needs: NeedSessions | NeedLegacy,
 	Section: "MCP Transports 2025-11-25 §Session Management", Keyword: "SHOULD", Binds: Server,
-	Line:     "Missing session id refused",
+	Title:    "Missing session id refused",
 	Sends:    "a session request after initialize without Mcp-Session-Id",
 	Passes:   "400",
 	Sessions: 1, Opens: 1, run: runSE01}
@@ -49,7 +49,7 @@ func runSE01(t *checkRun) outcome {
 // SE-02: an id shaped like the server's but never issued gets 404.
 var se02 = Check{ID: "SE-02", Level: Should, Source: "MCP Transports §Session 3", Rule: rule.SessionNotFound, Needs: NeedSessions | NeedLegacy,
 	Section: "MCP Transports 2025-11-25 §Session Management (an ended session's id gets 404; a never-issued one read alike)", Keyword: "MUST", Binds: Server,
-	Line:     "Unknown session id refused",
+	Title:    "Unknown session id refused",
 	Sends:    "a session request with a never-issued id shaped like two issued ones: only the characters where they differ are changed, each within its alphabet (hex stays hex), so a format check passes it",
 	Passes:   "404",
 	Sessions: 1, Opens: 1, run: runSE02}
@@ -76,7 +76,7 @@ func runSE02(t *checkRun) outcome {
 // end one (405).
 var se03 = Check{ID: "SE-03", Level: Should, Source: "MCP Transports §Session 5 (MAY end, MUST 405 if not)", Rule: rule.DeleteEndsSession, Needs: NeedSessions | NeedLegacy,
 	Section: "MCP Transports 2025-11-25 §Session Management (a server MAY refuse DELETE with 405)", Keyword: "MAY", Binds: Server,
-	Line:     "DELETE ends a session",
+	Title:    "DELETE ends a session",
 	Sends:    "DELETE on a live session",
 	Passes:   "a 2xx, or 405 (sessions cannot be ended; SE-04 then skips)",
 	Sessions: 1, Opens: 1, run: runSE03}
@@ -97,7 +97,7 @@ func runSE03(t *checkRun) outcome {
 // SE-04: an ended session stays ended, on POST and on GET.
 var se04 = Check{ID: "SE-04", Level: Must, Source: "MCP Transports §Session 3", Rule: rule.SessionNotFound, Needs: NeedSessions | NeedLegacy,
 	Section: "MCP Transports 2025-11-25 §Session Management", Keyword: "MUST", Binds: Server,
-	Line:     "An ended session stays ended",
+	Title:    "An ended session stays ended",
 	Sends:    "a ping and a GET with the id of a deleted session",
 	Passes:   "404 to both (405 to GET accepted)",
 	Sessions: 1, Opens: 1, run: runSE04}
@@ -135,7 +135,7 @@ func runSE04(t *checkRun) outcome {
 // lifecycle is complete: otherwise it was refused for another reason.
 var se05 = Check{ID: "SE-05", Level: Hardening, Source: "MCP Lifecycle §Operation", Rule: rule.InitializedFirst, Needs: NeedSessions | NeedLegacy,
 	Section: "MCP Lifecycle 2025-11-25 §Initialization", Keyword: "SHOULD", Binds: Client,
-	Line:     "Lifecycle order enforced",
+	Title:    "Lifecycle order enforced",
 	Sends:    "a declared list method between initialize and notifications/initialized, then again after it",
 	Passes:   "the early request refused and the late one served; skips when no list method is declared",
 	Sessions: 1, run: runSE05}
@@ -167,7 +167,7 @@ func runSE05(t *checkRun) outcome {
 // SE-06: a second initialize on a live session is refused.
 var se06 = Check{ID: "SE-06", Level: Hardening, Source: "MCP Lifecycle", Rule: rule.LifecycleOrder, Needs: NeedSessions | NeedLegacy,
 	Section: "MCP Lifecycle 2025-11-25 §Initialization (initialize is the first interaction)", Keyword: "", Binds: Profile,
-	Line:     "No second initialize on a session",
+	Title:    "No second initialize on a session",
 	Sends:    "initialize carrying a live session's id",
 	Passes:   "a 4xx or a JSON-RPC error",
 	Sessions: 2, Opens: 1, run: runSE06}
@@ -190,7 +190,7 @@ func runSE06(t *checkRun) outcome {
 // principal's valid token on it gets what an unknown id gets.
 var se07 = Check{ID: "SE-07", Level: Should, Source: "MCP Security Best Practices §Session hijacking", Rule: rule.SessionBoundToUser, Needs: NeedToken | NeedToken2 | NeedSessions | NeedLegacy,
 	Section: "MCP Security Best Practices 2025-11-25 §Session Hijacking", Keyword: "SHOULD", Binds: Server,
-	Line:     "A session is bound to its principal",
+	Title:    "A session is bound to its principal",
 	Sends:    "POST, GET and DELETE with -token2 on a session opened with -token, then a ping with -token",
 	Passes:   "404 to each (403 noted, 405 to GET or DELETE accepted) and the session survives",
 	Sessions: 1, Opens: 1, run: runSE07}
@@ -241,7 +241,7 @@ func runSE07(t *checkRun) outcome {
 // credential.
 var se08 = Check{ID: "SE-08", Level: Must, Source: "MCP Security Best Practices (\"MUST NOT use sessions for authentication\")", Rule: rule.SessionNotCredential, Needs: NeedToken | NeedAuth | NeedSessions | NeedLegacy,
 	Section: "MCP Security Best Practices 2025-11-25 §Session Hijacking", Keyword: "MUST", Binds: Server,
-	Line:     "A session is not a credential",
+	Title:    "A session is not a credential",
 	Sends:    "a ping on a session opened with the token, without Authorization",
 	Passes:   "401; a 2xx fails, another refusal warns",
 	Sessions: 1, Opens: 1, run: runSE08}
@@ -264,7 +264,7 @@ func runSE08(t *checkRun) outcome {
 // server's memory by initializing in a loop.
 var se09 = Check{ID: "SE-09", Level: Hardening, Source: "MCP Security Best Practices (resource exhaustion)", Rule: rule.SessionCapacity, Needs: NeedSessions | NeedLegacy,
 	Section: "MCP Security Best Practices 2025-11-25 (resource exhaustion)", Keyword: "", Binds: Profile,
-	Line:     "Sessions are capped or expire",
+	Title:    "Sessions are capped or expire",
 	Sends:    "up to 64 initializes one after another, alone after the other checks",
 	Passes:   "a 503 or 429 among them, or an answer that advertises the session's expiry",
 	Sessions: 64, phase: phaseAlone, run: runSE09}

@@ -97,7 +97,7 @@ func TestCatalogue(t *testing.T) {
 			t.Errorf("%s is not an id of group %s", c.ID, c.Group)
 		case c.Level != Must && c.Level != Should && c.Level != Hardening && c.Level != Informational:
 			t.Errorf("%s: level %q", c.ID, c.Level)
-		case c.Source == "" || c.Line == "" || c.Sends == "" || c.Passes == "" || c.run == nil:
+		case c.Source == "" || c.Title == "" || c.Sends == "" || c.Passes == "" || c.run == nil:
 			t.Errorf("%s lacks a source, a line, what it sends, what passes or a run function", c.ID)
 		case len(c.Sends)+len(c.Passes) > maxHelp:
 			t.Errorf("%s: help of %d bytes, over %d: say what is sent and what passes, not how the code decides", c.ID, len(c.Sends)+len(c.Passes), maxHelp)

@@ -230,7 +230,7 @@ func cacheableFaults(resultType *string, ttl json.RawMessage, scope *string) []s
 // V2-01: server/discover answers with a DiscoverResult.
 var v201 = Check{ID: "V2-01", Level: Must, Source: "MCP 2026-07-28 server/discover (\"Servers MUST implement it\"); Basic §Result responses; Caching", Needs: NeedModern,
 	Section: "MCP 2026-07-28 server/discover", Keyword: "MUST", Binds: Server,
-	Line:   "server/discover answers",
+	Title:  "server/discover answers",
 	Sends:  "server/discover as a 2026-07-28 client sends it",
 	Passes: `200 JSON or SSE with a result for its id: resultType "complete", supportedVersions a string array holding 2026-07-28, capabilities an object, ttlMs >= 0, cacheScope public or private`,
 	run:    runV201}
@@ -274,7 +274,7 @@ func contains(list []string, s string) bool {
 // V2-02: the result names the server.
 var v202 = Check{ID: "V2-02", Level: Should, Source: "MCP 2026-07-28 server/discover (\"Servers SHOULD include this field\"); Basic §_meta", Needs: NeedModern,
 	Section: "MCP 2026-07-28 server/discover", Keyword: "SHOULD", Binds: Server,
-	Line:   "server/discover names the server",
+	Title:  "server/discover names the server",
 	Sends:  "server/discover",
 	Passes: "result._meta[\"io.modelcontextprotocol/serverInfo\"] with a name and a version",
 	run:    runV202}
@@ -299,7 +299,7 @@ func runV202(t *checkRun) outcome {
 // V2-03: the version header and _meta disagree.
 var v203 = Check{ID: "V2-03", Level: Must, Source: "MCP 2026-07-28 Transports §Protocol Version Header (\"MUST reject … 400 Bad Request and a HeaderMismatch\")", Needs: NeedModern,
 	Section: "MCP 2026-07-28 Transports §Protocol Version Header", Keyword: "MUST", Binds: Server,
-	Line:   "Version header and _meta must agree",
+	Title:  "Version header and _meta must agree",
 	Sends:  "server/discover with MCP-Protocol-Version: 2026-07-28 and _meta protocolVersion 2025-11-25",
 	Passes: "400 with JSON-RPC error -32020 (HeaderMismatch), the id echoed; 400 with -32022 warns (the spec orders no precedence, the official suite wants -32020)",
 	run:    runV203}
@@ -320,7 +320,7 @@ func runV203(t *checkRun) outcome {
 // V2-04: the version header is missing.
 var v204 = Check{ID: "V2-04", Level: Must, Source: "MCP 2026-07-28 Transports §Protocol Version Header, §Server Validation", Needs: NeedModern,
 	Section: "MCP 2026-07-28 Transports §Protocol Version Header", Keyword: "MUST", Binds: Server,
-	Line:   "Version header required",
+	Title:  "Version header required",
 	Sends:  "server/discover without MCP-Protocol-Version (the _meta still says 2026-07-28)",
 	Passes: "400 with JSON-RPC error -32020, the id echoed; on a target that also speaks 2025-11-25 another 4xx is reported (it MAY take the request for 2025-03-26)",
 	run:    runV204}
@@ -378,7 +378,7 @@ func (t *checkRun) unsupportedVersion(version string) outcome {
 // V2-05: a future version is refused with the supported list.
 var v205 = Check{ID: "V2-05", Level: Must, Source: "MCP 2026-07-28 Transports §Protocol Version Header; Versioning §Negotiation; schema UnsupportedProtocolVersionError", Needs: NeedModern,
 	Section: "MCP 2026-07-28 Transports §Protocol Version Header", Keyword: "MUST", Binds: Server,
-	Line:   "An unknown future version refused with the supported list",
+	Title:  "An unknown future version refused with the supported list",
 	Sends:  "server/discover with 2099-12-31 in MCP-Protocol-Version and _meta",
 	Passes: "400 with JSON-RPC error -32022, the id echoed, data.supported a non-empty subset of server/discover's supportedVersions, data.requested 2099-12-31",
 	run:    func(t *checkRun) outcome { return t.unsupportedVersion("2099-12-31") }}
@@ -386,7 +386,7 @@ var v205 = Check{ID: "V2-05", Level: Must, Source: "MCP 2026-07-28 Transports §
 // V2-06: a past version is refused the same way (the spec's own example).
 var v206 = Check{ID: "V2-06", Level: Must, Source: "MCP 2026-07-28 Transports §Protocol Version Header; Versioning §Negotiation (its example: 1900-01-01)", Needs: NeedModern,
 	Section: "MCP 2026-07-28 Transports §Protocol Version Header", Keyword: "MUST", Binds: Server,
-	Line:   "An unknown past version refused with the supported list",
+	Title:  "An unknown past version refused with the supported list",
 	Sends:  "server/discover with 1900-01-01 in MCP-Protocol-Version and _meta",
 	Passes: "as V2-05, with data.requested 1900-01-01; the official suite sends no past version",
 	run:    func(t *checkRun) outcome { return t.unsupportedVersion("1900-01-01") }}
@@ -405,7 +405,7 @@ func (t *checkRun) metaMissing(meta, what string) outcome {
 // V2-07: _meta missing.
 var v207 = Check{ID: "V2-07", Level: Must, Source: "MCP 2026-07-28 Basic §_meta (\"MUST reject it with … -32602 … status MUST be 400\")", Needs: NeedModern,
 	Section: "MCP 2026-07-28 Basic §_meta", Keyword: "MUST", Binds: Server,
-	Line:   "A request without _meta refused",
+	Title:  "A request without _meta refused",
 	Sends:  "server/discover with params {} (headers as usual)",
 	Passes: "400 with JSON-RPC error -32602, the id echoed",
 	run:    func(t *checkRun) outcome { return t.metaMissing("", "params {} (no _meta)") }}
@@ -413,7 +413,7 @@ var v207 = Check{ID: "V2-07", Level: Must, Source: "MCP 2026-07-28 Basic §_meta
 // V2-08: clientCapabilities missing.
 var v208 = Check{ID: "V2-08", Level: Must, Source: "MCP 2026-07-28 Basic §_meta (clientCapabilities Required: Yes)", Needs: NeedModern,
 	Section: "MCP 2026-07-28 Basic §_meta", Keyword: "MUST", Binds: Server,
-	Line:   "A request without clientCapabilities refused",
+	Title:  "A request without clientCapabilities refused",
 	Sends:  "server/discover whose _meta has no clientCapabilities",
 	Passes: "400 with JSON-RPC error -32602, the id echoed",
 	run: func(t *checkRun) outcome {
@@ -423,7 +423,7 @@ var v208 = Check{ID: "V2-08", Level: Must, Source: "MCP 2026-07-28 Basic §_meta
 // V2-09: clientInfo is optional.
 var v209 = Check{ID: "V2-09", Level: Must, Source: "MCP 2026-07-28 Basic §_meta (clientInfo Required: No)", Needs: NeedModern,
 	Section: "MCP 2026-07-28 Basic §_meta", Keyword: "MUST", Binds: Server,
-	Line:   "clientInfo is optional",
+	Title:  "clientInfo is optional",
 	Sends:  "server/discover whose _meta has no clientInfo",
 	Passes: "the result, as with it",
 	run:    runV209}
@@ -456,7 +456,7 @@ const suiteCodeNote = "; the official suite grades a 400 with another code only 
 // V2-10: Mcp-Method missing.
 var v210 = Check{ID: "V2-10", Level: Must, Source: "MCP 2026-07-28 Transports §Standard Request Headers (\"REQUIRED\"), §Server Validation", Needs: NeedModern,
 	Section: "MCP 2026-07-28 Transports §Server Validation", Keyword: "MUST", Binds: Server,
-	Line:   "Mcp-Method required",
+	Title:  "Mcp-Method required",
 	Sends:  "server/discover without Mcp-Method",
 	Passes: "400 with JSON-RPC error -32020, the id echoed" + suiteCodeNote,
 	run:    func(t *checkRun) outcome { return t.headerRefused("without Mcp-Method", drop("Mcp-Method")) }}
@@ -464,7 +464,7 @@ var v210 = Check{ID: "V2-10", Level: Must, Source: "MCP 2026-07-28 Transports §
 // V2-11: Mcp-Method names another method than the body.
 var v211 = Check{ID: "V2-11", Level: Must, Source: "MCP 2026-07-28 Transports §Server Validation (\"MUST reject requests where the values … do not match\")", Needs: NeedModern,
 	Section: "MCP 2026-07-28 Transports §Server Validation", Keyword: "MUST", Binds: Server,
-	Line:   "Mcp-Method must match the body",
+	Title:  "Mcp-Method must match the body",
 	Sends:  "server/discover with Mcp-Method: tools/list",
 	Passes: "400 with JSON-RPC error -32020, the id echoed" + suiteCodeNote,
 	run: func(t *checkRun) outcome {
@@ -474,7 +474,7 @@ var v211 = Check{ID: "V2-11", Level: Must, Source: "MCP 2026-07-28 Transports §
 // V2-12: header values are case-sensitive.
 var v212 = Check{ID: "V2-12", Level: Must, Source: "MCP 2026-07-28 Transports §Case Sensitivity (values are case-sensitive), §Server Validation", Needs: NeedModern,
 	Section: "MCP 2026-07-28 Transports §Case Sensitivity", Keyword: "MUST", Binds: Server,
-	Line:   "Mcp-Method compared case-sensitively",
+	Title:  "Mcp-Method compared case-sensitively",
 	Sends:  "server/discover with Mcp-Method: SERVER/DISCOVER",
 	Passes: "400 with JSON-RPC error -32020, the id echoed",
 	run: func(t *checkRun) outcome {
@@ -484,7 +484,7 @@ var v212 = Check{ID: "V2-12", Level: Must, Source: "MCP 2026-07-28 Transports §
 // V2-13: header names are case-insensitive.
 var v213 = Check{ID: "V2-13", Level: Must, Source: "MCP 2026-07-28 Transports §Case Sensitivity (\"MUST use case-insensitive comparisons for header names\")", Needs: NeedModern,
 	Section: "MCP 2026-07-28 Transports §Case Sensitivity", Keyword: "MUST", Binds: Server,
-	Line:   "Header names matched case-insensitively",
+	Title:  "Header names matched case-insensitively",
 	Sends:  "server/discover with the fields spelled mcp-protocol-version and mcp-method",
 	Passes: "the result, as with the usual spelling",
 	run:    runV213}
@@ -556,7 +556,7 @@ func (t *checkRun) mcpName(how string, refuse bool, edits func(name string) []fi
 // V2-14: Mcp-Name missing.
 var v214 = Check{ID: "V2-14", Level: Must, Source: "MCP 2026-07-28 Transports §Standard Request Headers (Mcp-Name for tools/call), §Server Validation", Needs: NeedModern,
 	Section: "MCP 2026-07-28 Transports §Server Validation", Keyword: "MUST", Binds: Server,
-	Line:   "Mcp-Name required on tools/call",
+	Title:  "Mcp-Name required on tools/call",
 	Sends:  "tools/call of the first tool tools/list offers, without Mcp-Name (skips without a tool)",
 	Passes: "400 with JSON-RPC error -32020, the id echoed" + suiteCodeNote,
 	run: func(t *checkRun) outcome {
@@ -566,7 +566,7 @@ var v214 = Check{ID: "V2-14", Level: Must, Source: "MCP 2026-07-28 Transports §
 // V2-15: Mcp-Name names another tool.
 var v215 = Check{ID: "V2-15", Level: Must, Source: "MCP 2026-07-28 Transports §Server Validation", Needs: NeedModern,
 	Section: "MCP 2026-07-28 Transports §Server Validation", Keyword: "MUST", Binds: Server,
-	Line:   "Mcp-Name must match the body",
+	Title:  "Mcp-Name must match the body",
 	Sends:  "tools/call of the first tool with Mcp-Name: rawmcp_wrong_name",
 	Passes: "400 with JSON-RPC error -32020, the id echoed" + suiteCodeNote,
 	run: func(t *checkRun) outcome {
@@ -576,7 +576,7 @@ var v215 = Check{ID: "V2-15", Level: Must, Source: "MCP 2026-07-28 Transports §
 // V2-16: a Base64-sentinel Mcp-Name is decoded before the comparison.
 var v216 = Check{ID: "V2-16", Level: Must, Source: "MCP 2026-07-28 Transports §Value Encoding (\"servers MUST decode an encoded Mcp-Name … before comparing\")", Needs: NeedModern,
 	Section: "MCP 2026-07-28 Transports §Value Encoding", Keyword: "MUST", Binds: Server,
-	Line:   "A Base64-encoded Mcp-Name decoded",
+	Title:  "A Base64-encoded Mcp-Name decoded",
 	Sends:  "tools/call of the first tool with Mcp-Name: =?base64?<its name>?=",
 	Passes: "the same answer as with the plain name: not a 400 header refusal; the official suite has no such case",
 	run: func(t *checkRun) outcome {
@@ -588,7 +588,7 @@ var v216 = Check{ID: "V2-16", Level: Must, Source: "MCP 2026-07-28 Transports §
 // V2-17: whitespace around a field value is not part of it.
 var v217 = Check{ID: "V2-17", Level: Must, Source: "RFC 9110 §5.5 (surrounding whitespace is not part of a field value)", Needs: NeedModern,
 	Section: "RFC 9110 §5.5", Keyword: "MUST", Binds: Server,
-	Line:   "Whitespace around Mcp-Name ignored",
+	Title:  "Whitespace around Mcp-Name ignored",
 	Sends:  "tools/call of the first tool with Mcp-Name: '   <name>  '",
 	Passes: "the same answer as without the whitespace: not a 400 header refusal",
 	run: func(t *checkRun) outcome {
@@ -612,7 +612,7 @@ func (t *checkRun) discoverCapabilities() (map[string]json.RawMessage, *outcome)
 // V2-18: an unknown method gets 404 with -32601.
 var v218 = Check{ID: "V2-18", Level: Must, Source: "MCP 2026-07-28 Transports §Protocol Version Header (\"MUST respond with 404 Not Found and … -32601\")", Needs: NeedModern,
 	Section: "MCP 2026-07-28 Transports §Protocol Version Header", Keyword: "MUST", Binds: Server,
-	Line:   "An unknown method gets 404 with -32601",
+	Title:  "An unknown method gets 404 with -32601",
 	Sends:  "rawmcp/no-such-method as a modern request",
 	Passes: "404 with JSON-RPC error -32601, the id echoed",
 	run:    runV218}
@@ -639,7 +639,7 @@ var removedMethods = []struct{ method, params string }{
 // V2-19: the removed methods are unknown methods on a modern request.
 var v219 = Check{ID: "V2-19", Level: Must, Source: "MCP 2026-07-28 Transports §Protocol Version Header (404 + -32601 for a method not implemented); Changelog (ping, logging/setLevel, resources/subscribe and unsubscribe, initialize removed); Versioning §Backward Compatibility (a modern _meta is served by this revision)", Needs: NeedModern,
 	Section: "MCP 2026-07-28 Transports §Protocol Version Header", Keyword: "MUST", Binds: Server,
-	Line:   "Removed methods get 404 with -32601",
+	Title:  "Removed methods get 404 with -32601",
 	Sends:  "ping, logging/setLevel, resources/subscribe, resources/unsubscribe and initialize, each as a modern request",
 	Passes: "404 with JSON-RPC error -32601 to each, the id echoed",
 	run:    runV219}
@@ -687,7 +687,7 @@ func (t *checkRun) noLongerServed(method string, edits ...fieldEdit) outcome {
 // V2-20: GET is gone.
 var v220 = Check{ID: "V2-20", Level: Should, Source: "MCP 2026-07-28 Transports §Earlier Streamable HTTP Revisions (\"SHOULD … 405\"); RFC 9110 §15.5.6 (Allow)", Needs: NeedModern,
 	Section: "MCP 2026-07-28 Transports §Earlier Streamable HTTP Revisions", Keyword: "SHOULD", Binds: Server,
-	Line:   "GET answered 405",
+	Title:  "GET answered 405",
 	Sends:  "GET with Accept: text/event-stream and MCP-Protocol-Version: 2026-07-28",
 	Passes: "405 with Allow naming POST; on a target that also speaks 2025-11-25 another answer is reported, not judged; the official suite does not test it",
 	After:  []string{"MM-05"}, // a 405 without Allow is MM-05's finding, once
@@ -696,7 +696,7 @@ var v220 = Check{ID: "V2-20", Level: Should, Source: "MCP 2026-07-28 Transports 
 // V2-21: DELETE is gone.
 var v221 = Check{ID: "V2-21", Level: Should, Source: "MCP 2026-07-28 Transports §Earlier Streamable HTTP Revisions (\"SHOULD … 405\"); RFC 9110 §15.5.6 (Allow)", Needs: NeedModern,
 	Section: "MCP 2026-07-28 Transports §Earlier Streamable HTTP Revisions", Keyword: "SHOULD", Binds: Server,
-	Line:   "DELETE answered 405",
+	Title:  "DELETE answered 405",
 	Sends:  "DELETE with Mcp-Session-Id: rawmcp-probe",
 	Passes: "405 with Allow naming POST; on a target that also speaks 2025-11-25 another answer is reported, not judged; the official suite does not test it",
 	After:  []string{"MM-05"}, // a 405 without Allow is MM-05's finding, once
@@ -728,7 +728,7 @@ func (t *checkRun) ignored(name, value string) outcome {
 // V2-22: a session id is ignored, none minted or echoed.
 var v222 = Check{ID: "V2-22", Level: Should, Source: "MCP 2026-07-28 Transports §Earlier Streamable HTTP Revisions (\"ignore it, and do not mint or echo session IDs\"); Versioning §Backward Compatibility", Needs: NeedModern,
 	Section: "MCP 2026-07-28 Transports §Earlier Streamable HTTP Revisions", Keyword: "SHOULD", Binds: Server,
-	Line:   "Mcp-Session-Id ignored, never minted or echoed",
+	Title:  "Mcp-Session-Id ignored, never minted or echoed",
 	Sends:  "server/discover, then the same with Mcp-Session-Id: rawmcp-bogus-1",
 	Passes: "both served, neither answer carries Mcp-Session-Id; the official suite does not test it",
 	run:    func(t *checkRun) outcome { return t.ignored("Mcp-Session-Id", "rawmcp-bogus-1") }}
@@ -736,7 +736,7 @@ var v222 = Check{ID: "V2-22", Level: Should, Source: "MCP 2026-07-28 Transports 
 // V2-23: Last-Event-ID is ignored.
 var v223 = Check{ID: "V2-23", Level: Should, Source: "MCP 2026-07-28 Transports §Earlier Streamable HTTP Revisions (\"ignore it; streams are not resumable\")", Needs: NeedModern,
 	Section: "MCP 2026-07-28 Transports §Earlier Streamable HTTP Revisions", Keyword: "SHOULD", Binds: Server,
-	Line:   "Last-Event-ID ignored",
+	Title:  "Last-Event-ID ignored",
 	Sends:  "server/discover with Last-Event-ID: rawmcp_0",
 	Passes: "served as without it; the official suite does not test it",
 	run:    func(t *checkRun) outcome { return t.ignored("Last-Event-ID", "rawmcp_0") }}
@@ -744,7 +744,7 @@ var v223 = Check{ID: "V2-23", Level: Should, Source: "MCP 2026-07-28 Transports 
 // V2-25: a notification gets 202 with no body, or a 4xx.
 var v225 = Check{ID: "V2-25", Level: Must, Source: "MCP 2026-07-28 Transports §Sending Messages item 5", Needs: NeedModern,
 	Section: "MCP 2026-07-28 Transports §Sending Messages", Keyword: "MUST", Binds: Server,
-	Line:   "A notification gets 202 and no body",
+	Title:  "A notification gets 202 and no body",
 	Sends:  "notifications/cancelled for a request never sent, with the baseline headers",
 	Passes: "202 with an empty body, or a 4xx (not accepted); any other 2xx fails",
 	run:    runV225}
@@ -772,7 +772,7 @@ func runV225(t *checkRun) outcome {
 // V2-26: a batch (a client's MUST NOT) is refused.
 var v226 = Check{ID: "V2-26", Level: Informational, Source: "MCP 2026-07-28 Transports §Sending Messages item 4 (binds the client: \"MUST be a single JSON-RPC request\")", Needs: NeedModern,
 	Section: "MCP 2026-07-28 Transports §Sending Messages", Keyword: "MUST", Binds: Client,
-	Line:   "A batch refused",
+	Title:  "A batch refused",
 	Sends:  "a JSON array of two server/discover requests",
 	Passes: "a 4xx; served is reported (the rule binds the client, the spec says nothing of the server)",
 	run:    runV226}
@@ -795,7 +795,7 @@ func runV226(t *checkRun) outcome {
 // V2-27: tools/list's result is complete and cacheable.
 var v227 = Check{ID: "V2-27", Level: Must, Source: "MCP 2026-07-28 Basic §Result responses (resultType); Caching (ttlMs, cacheScope on list results)", Needs: NeedModern,
 	Section: "MCP 2026-07-28 Caching", Keyword: "MUST", Binds: Server,
-	Line:   "tools/list result carries resultType and caching hints",
+	Title:  "tools/list result carries resultType and caching hints",
 	Sends:  "tools/list, where server/discover declares tools",
 	Passes: `a result with resultType "complete", ttlMs >= 0, cacheScope public or private and a tools array`,
 	run:    runV227}
@@ -835,7 +835,7 @@ func runV227(t *checkRun) outcome {
 // refused (hardening, as HO-01).
 var v224 = Check{ID: "V2-24", Level: Must, Source: "MCP 2026-07-28 Transports §Security Warning (\"MUST respond with HTTP 403 Forbidden\"); Host: MCP Security Best Practices (H)", Needs: NeedModern,
 	Section: "MCP 2026-07-28 Transports §Security Warning", Keyword: "MUST", Binds: Server,
-	Line:   "Foreign Origin refused on the modern path",
+	Title:  "Foreign Origin refused on the modern path",
 	Sends:  "server/discover with Origin: http://evil.example; then with Host: evil.example (no Origin)",
 	Passes: "403 to the Origin (MUST); a 4xx to the Host (H); the official suite sends both at once and accepts any 4xx",
 	// On a dual-era target whose 2025-11-25 path serves a foreign Origin,
@@ -867,7 +867,7 @@ func runV224(t *checkRun) outcome {
 // V2-28: what an event stream of a modern answer may carry.
 var v228 = Check{ID: "V2-28", Level: Must, Source: "MCP 2026-07-28 Transports §Sending Messages (no requests on the stream: MUST NOT; X-Accel-Buffering: SHOULD); Changelog item 5 (no notifications/message without logLevel: MUST NOT)", Needs: NeedModern,
 	Section: "MCP 2026-07-28 Transports §Sending Messages", Keyword: "MUST", Binds: Server,
-	Line:   "Modern event streams carry no requests",
+	Title:  "Modern event streams carry no requests",
 	Sends:  "nothing: reads every event-stream answer of the V2 checks",
 	Passes: "no event holds a JSON-RPC request or notifications/message (MUST NOT); each stream says X-Accel-Buffering: no (SHOULD); skips when no answer was a stream",
 	phase:  phaseScan, run: runV228}
@@ -927,7 +927,7 @@ func dedupe(list []string) []string {
 // V2-30: the resource-server boundary on modern requests.
 var v230 = Check{ID: "V2-30", Level: Must, Source: "MCP 2026-07-28 Authorization §Token Handling (401 for invalid tokens: MUST; scope in the challenge: SHOULD; no offline_access: SHOULD NOT); Authorization Server Discovery (resource_metadata or well-known: MUST; authorization_servers: MUST)", Needs: NeedModern | NeedAuth,
 	Section: "MCP 2026-07-28 Authorization §Token Handling", Keyword: "MUST", Binds: Server,
-	Line:   "Modern requests need a token",
+	Title:  "Modern requests need a token",
 	Sends:  "server/discover without a token and with Bearer rawmcp-invalid; GET the metadata the challenge names (or the well-known paths)",
 	Passes: "401 to both with a Bearer challenge; metadata with authorization_servers (MUST); scope in the challenge (SHOULD); no offline_access (SHOULD NOT)",
 	run:    runV230}
@@ -1002,7 +1002,7 @@ var listenFilters = []struct {
 // V2-29: subscriptions/listen is acknowledged first and honours its filter.
 var v229 = Check{ID: "V2-29", Level: Must, Source: "MCP 2026-07-28 Subscriptions (acknowledged first, subscriptionId on every notification, nothing outside the filter: MUST); Basic §_meta", Needs: NeedModern,
 	Section: "MCP 2026-07-28 Subscriptions", Keyword: "MUST", Binds: Server,
-	Line:   "subscriptions/listen acknowledged, tagged and filtered",
+	Title:  "subscriptions/listen acknowledged, tagged and filtered",
 	Sends:  "subscriptions/listen for the first list change server/discover advertises; reads 1.5 s, then closes",
 	Passes: "an event stream whose first message is notifications/subscriptions/acknowledged with the request's id as subscriptionId, every notification so tagged and of the filter's type; skips when nothing is advertised",
 	run:    runV229}
@@ -1073,7 +1073,7 @@ func idOrNone(tag string) string {
 // V2-31: a modern-only server names its versions to a legacy initialize.
 var v231 = Check{ID: "V2-31", Level: Should, Source: "MCP 2026-07-28 Versioning §Backward Compatibility (\"SHOULD name the protocol versions it supports in any error it returns to an initialize request\")", Needs: NeedModern,
 	Section: "MCP 2026-07-28 Versioning §Backward Compatibility", Keyword: "SHOULD", Binds: Server,
-	Line:     "A legacy initialize learns the supported versions",
+	Title:    "A legacy initialize learns the supported versions",
 	Sends:    "initialize as a 2025-11-25 client sends it (no MCP-Protocol-Version, no _meta)",
 	Passes:   "an InitializeResult (the target speaks both), or an error naming a version server/discover lists (data.supported or the message)",
 	Sessions: 1, run: runV231}
