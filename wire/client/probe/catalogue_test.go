@@ -356,3 +356,46 @@ func TestHelpProblems(t *testing.T) {
 		})
 	}
 }
+
+// TestMarkdownShowsFixAndLink: CHECKS.md lists, under each group's
+// table, every check of the group with its fix and its link.
+func TestMarkdownShowsFixAndLink(t *testing.T) {
+	var b strings.Builder
+	if err := WriteMarkdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	sections := map[string]string{}
+	for _, part := range strings.Split(b.String(), "\n## ")[1:] {
+		title, _, _ := strings.Cut(part, " (`")
+		sections[title] = part
+	}
+	for _, g := range groups {
+		_, fixes, found := strings.Cut(sections[g.Title], "\n**How to fix**\n\n")
+		if !found {
+			t.Errorf("group %s has no How to fix list", g.Code)
+			continue
+		}
+		for _, c := range g.checks {
+			item := fmt.Sprintf("- **%s %s.** %s\n  <%s>\n", c.ID, inline(c.Title), inline(c.Fix), c.Link)
+			if !strings.Contains(fixes, item) {
+				t.Errorf("%s's How to fix lacks\n%s", g.Code, item)
+			}
+		}
+	}
+}
+
+// TestInline: prose keeps its characters in Markdown; only what would
+// start markup is escaped.
+func TestInline(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"allowed_hosts and session_idle_timeout", "allowed_hosts and session_idle_timeout"},
+		{"result._meta[\"x\"] and _meta", `result.\_meta["x"] and \_meta`},
+		{"trailing_ and _", `trailing\_ and \_`},
+		{"a *wildcard* or `code` or <tag> or \\", `a \*wildcard\* or \` + "`" + `code\` + "`" + ` or \<tag\> or \\`},
+		{"nginx: proxy_set_header Host $http_host;", "nginx: proxy_set_header Host $http_host;"},
+	} {
+		if got := inline(tt.in); got != tt.want {
+			t.Errorf("inline(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
