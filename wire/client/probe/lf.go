@@ -230,7 +230,7 @@ var lf04 = Check{ID: "LF-04", Level: Hardening, Source: "RFC 9112 §5.2", Rule: 
 	Title:    "obs-fold refused",
 	Sends:    "initialize with a header field folded onto a line starting with a space",
 	Passes:   "a 4xx (400 noted otherwise) or a close",
-	Fix:      "Refuse a header line folded onto the next line (obs-fold) with 400 rather than joining it. Go's net/http accepts it and Caddy and HAProxy pass it on; nginx refuses it, so nginx in front changes this without touching the server.",
+	Fix:      "Refuse a header line folded onto the next line (obs-fold) with 400 rather than joining it. Go's net/http (and so Caddy) and HAProxy accept it while nginx refuses it, so nginx in front changes this without touching the server.",
 	Link:     "https://www.rfc-editor.org/rfc/rfc9112#section-5.2",
 	Sessions: 1, run: runLF04}
 
