@@ -152,7 +152,7 @@ install_go() {
 	name=${name##*/}
 	if [ ! -x "$dir/$name" ]; then
 		mkdir -p "$dir"
-		(cd "$dir" && GOBIN=$dir GOFLAGS=-mod=mod timeout 1800 go install "$1" >install.log 2>&1) ||
+		(cd "$dir" && GOBIN=$dir timeout 1800 go install "$1" >install.log 2>&1) ||
 			{ echo "install of $1 failed: $dir/install.log" >&2; return 1; }
 	fi
 	echo "$dir/$name"
