@@ -11,9 +11,10 @@
 # program, pinned, run as its own README says on 127.0.0.1:
 #   n8n       n8n-mcp 2.87.0 (0.19 M)  Express around the TypeScript SDK
 #             1.30.0, stateful (at most 100 sessions), a bearer token, and
-#             express-rate-limit on failed authentication (its default: 20 in
-#             15 minutes, then 429 for everyone from that address); answers
-#             initialize with 2025-03-26
+#             express-rate-limit on POST /mcp, meant for failed logins but
+#             counting every answer of 400 or more (its default: 20 in 15
+#             minutes, then 429 with Retry-After for everyone from that
+#             address); answers initialize with 2025-03-26
 #   n8n-fresh the same, a new process for each run, so that each run meets
 #             the limiter with its count at zero
 #   n8n-unlimited  the same with the limiter's maximum raised out of reach
@@ -48,8 +49,10 @@
 # Passed over: slack-mcp-server (Go, mcp-go) exits when its token cannot be
 # checked against Slack; mcp-prometheus (Go SDK) binds every interface with no
 # option for it; podman-mcp-server needs podman; gopls serves MCP over SSE
-# only; @sveltejs/mcp (tmcp) speaks stdio only; the Go module proxy serves no
-# github-mcp-server, terraform-mcp-server or genai-toolbox.
+# only; the Go module proxy serves no github-mcp-server, terraform-mcp-server
+# or genai-toolbox. No server here has a fetch-API transport of its own:
+# @sveltejs/mcp (tmcp) speaks stdio only, and @storybook/addon-mcp (tmcp over
+# HTTP) lives inside a Storybook dev server.
 #
 # For each server, under $WORK/reports/<name>/:
 #   run1/ run2/ run3/  report.json (rawmcp probe -json -trace), trace.txt
