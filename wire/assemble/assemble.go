@@ -177,9 +177,7 @@ func (s *Server) AddToken(token string, rec policy.TokenRecord) error {
 // endStale ends and logs subject's sessions of a revision other than its
 // current one. Callers hold s.revising.
 func (s *Server) endStale(subject string) {
-	var ended []state.Ended
-	s.Sessions.EndStale(subject, s.Policy.Revision(subject), s.now(), &ended)
-	s.Server.LogEnded(ended)
+	s.Server.LogEnded(s.Sessions.EndStale(subject, s.Policy.Revision(subject), s.now()))
 }
 
 // Start listens on listenAddr (127.0.0.1:0 picks a free port), assembles

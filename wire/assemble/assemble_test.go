@@ -226,11 +226,11 @@ func TestRevisionChangeEndsStaleSessions(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sid, err := s.Sessions.Create(s1, created, nil)
+			sid, _, err := s.Sessions.Create(s1, created)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := s.Sessions.Create(other, created, nil); err != nil {
+			if _, _, err := s.Sessions.Create(other, created); err != nil {
 				t.Fatal(err)
 			}
 			if err := tc.act(s); err != nil {
@@ -247,7 +247,7 @@ func TestRevisionChangeEndsStaleSessions(t *testing.T) {
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("log (-want +got):\n%s", diff)
 			}
-			if n := s.Sessions.Len(now, nil); n != tc.alive {
+			if n := s.Sessions.Len(now); n != tc.alive {
 				t.Errorf("%d sessions alive, want %d", n, tc.alive)
 			}
 		})

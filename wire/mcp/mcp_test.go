@@ -53,6 +53,50 @@ func decode(t *testing.T, body string) jsonrpc.Message {
 	return m
 }
 
+// TestPostHandsBackWhatItEnded: a session one of Post's table calls ends
+// (found expired, or swept by an initialize) is put in Call.Ended after
+// what the caller had there, for the caller to log.
+func TestPostHandsBackWhatItEnded(t *testing.T) {
+	cfg := state.DefaultConfig()
+	cfg.MaxSessions = 1
+	owner := state.Owner{Subject: "alice", Tenant: "acme", Revision: 1}
+	created := time.Unix(1_700_000_000, 0)
+	earlier := state.Ended{ID: "earlier", How: state.EndRevoked}
+	for _, tc := range []struct {
+		name    string
+		body    string
+		session bool // the call names the expired session
+		outcome Outcome
+		how     state.EndReason
+	}{
+		{"T-43/a ping finds its session expired", `{"jsonrpc":"2.0","id":2,"method":"ping"}`, true, SessionGone, state.EndExpired},
+		{"T-43/resources/list finds its session expired", `{"jsonrpc":"2.0","id":2,"method":"resources/list"}`, true, SessionGone, state.EndExpired},
+		{"T-43/notifications/initialized finds its session expired", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, true, SessionGone, state.EndExpired},
+		{"T-P18/an initialize sweeps the expired session to make its own",
+			`{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`,
+			false, Answered, state.EndReclaimed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := &Handler{Table: state.NewTable(cfg, &fixedReader{}), ServerName: "rawmcp", ServerVersion: "test"}
+			sid, _, err := h.Table.Create(owner, created)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := &Call{Msg: decode(t, tc.body), Owner: owner, Now: created.Add(cfg.TTL), Ended: []state.Ended{earlier}}
+			if tc.session {
+				c.SessionID = sid
+			}
+			if got := h.Post(c); got.Outcome != tc.outcome {
+				t.Errorf("outcome = %v, want %v", got.Outcome, tc.outcome)
+			}
+			want := []state.Ended{earlier, {ID: sid, Owner: owner, Lifetime: cfg.TTL, How: tc.how}}
+			if diff := cmp.Diff(want, c.Ended); diff != "" {
+				t.Errorf("Call.Ended (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 // TestPost drives the subset through one session in order; each step
 // names the rule it checks and pins status, body shape and message.
 func TestPost(t *testing.T) {

@@ -47,7 +47,8 @@ func (h *Handler) listResources(c *Call) Reply {
 			Rule:    rule.InvalidCursor,
 		}
 	}
-	out, err := h.Table.AppendPostEventID(c.Out[:0], c.SessionID, c.Owner, c.Now, c.Ended)
+	out, ended, err := h.Table.AppendPostEventID(c.Out[:0], c.SessionID, c.Owner, c.Now)
+	c.Ended = append(c.Ended, ended...)
 	if err != nil {
 		return stateFailure(err)
 	}
