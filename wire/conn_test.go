@@ -216,8 +216,7 @@ func TestIdleOutlastsRetry(t *testing.T) {
 }
 
 func TestNewServerRefusesIdleNotAboveRetry(t *testing.T) {
-	f := startFixture(t, nil)
-	cfg := wire.NewConfig(f.Policy, f.Sessions)
+	cfg := ownConfig(t)
 	cfg.IdleTimeout = cfg.SSERetry
 	if _, err := wire.NewServer(cfg); err == nil {
 		t.Error("NewServer accepted IdleTimeout == SSERetry")

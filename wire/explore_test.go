@@ -401,7 +401,7 @@ func (r *rig) step(n int, e lifecycle.Event) string {
 	var why string
 	switch e.Kind {
 	case lifecycle.Revoke:
-		r.srv.Policy.Revoke(r.tokenIDs[e.P])
+		r.srv.Revoke(r.tokenIDs[e.P])
 	case lifecycle.ChangeRevision:
 		r.srv.SetRevision(lifecycle.Identities[e.P].Subject, r.model.Revision[e.P])
 	case lifecycle.Mint:
