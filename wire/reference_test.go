@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -265,7 +266,7 @@ func (rs *referenceServer) listResources(w http.ResponseWriter, msg refRequest, 
 		return
 	}
 	data, err := json.Marshal(refResult{JSONRPC: "2.0", ID: msg.ID, Result: refListResult{
-		Resources: []refResource{{URI: mcp.ResourceURI(owner.Tenant), Name: "knowledge base", MIMEType: "text/plain"}},
+		Resources: []refResource{{URI: "kb://tenant/" + url.PathEscape(owner.Tenant), Name: "knowledge base", MIMEType: "text/plain"}},
 	}})
 	if err != nil {
 		refWriteError(w, http.StatusInternalServerError, -32000, "Internal Server Error")
@@ -333,7 +334,7 @@ func (rs *referenceServer) authenticate(w http.ResponseWriter, r *http.Request, 
 	if present {
 		value = []byte(authz[0])
 	}
-	principal, denial := rs.policy.Authenticate(value, present, op, time.Now())
+	principal, denial := rs.policy.AuthenticateRemembered(nil, value, present, op, time.Now())
 	if denial != nil {
 		refWriteDenial(w, denial)
 		return principal, false

@@ -12,7 +12,11 @@ import (
 	"rawmcp/wire/jsonrpc"
 )
 
+// TestResourceURI: resources/list names the tenant's knowledge base with
+// the tenant as one percent-encoded UTF-8 path segment, so tenant text
+// cannot add segments, a query or a fragment.
 func TestResourceURI(t *testing.T) {
+	now := time.Unix(1_700_000_000, 0)
 	for _, tc := range []struct {
 		name, tenant, want string
 	}{
@@ -26,8 +30,19 @@ func TestResourceURI(t *testing.T) {
 		{"T-P/spaces and sub-delims are encoded", "a b;c", "kb://tenant/a%20b%3Bc"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := ResourceURI(tc.tenant); got != tc.want {
-				t.Errorf("ResourceURI(%q) = %q, want %q", tc.tenant, got, tc.want)
+			h := &Handler{Table: state.NewTable(state.DefaultConfig(), &fixedReader{}), ServerName: "rawmcp", ServerVersion: "test"}
+			owner := state.Owner{Subject: "alice", Tenant: tc.tenant, Revision: 1}
+			sid, _, err := h.Table.Create(owner, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := h.Table.Step(sid, owner, state.InputInitialized, now); err != nil {
+				t.Fatal(err)
+			}
+			got := h.Post(&Call{Msg: decode(t, `{"jsonrpc":"2.0","id":1,"method":"resources/list"}`), SessionID: sid, Owner: owner, Now: now})
+			want := `{"jsonrpc":"2.0","id":1,"result":{"resources":[{"uri":"` + tc.want + `","name":"knowledge base","mimeType":"text/plain"}]}}`
+			if diff := cmp.Diff(want, string(got.Message)); diff != "" {
+				t.Errorf("resources/list (-want +got):\n%s", diff)
 			}
 		})
 	}
