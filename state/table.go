@@ -270,11 +270,12 @@ func (t *Table) EndStale(subject string, current uint64, now time.Time) []Ended 
 	defer t.mu.Unlock()
 	var ended []Ended
 	for id, s := range t.sessions {
-		switch {
-		case s.owner.Subject != subject:
-		case s.expired(now):
+		if s.owner.Subject != subject {
+			continue
+		}
+		if s.expired(now) {
 			ended = append(ended, t.forget(id, s, EndExpired, now))
-		case s.owner.Revision != current:
+		} else if s.owner.Revision != current {
 			ended = append(ended, t.forget(id, s, EndRevisionChanged, now))
 		}
 	}
