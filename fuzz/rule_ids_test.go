@@ -59,7 +59,7 @@ var citedID = regexp.MustCompile(`\b[THAS]-P?[0-9]{2,}\b|\b(A-tenant|H-gate|H-co
 func TestCitedRuleIDsExist(t *testing.T) {
 	cite := func(rel string, line int, text string) {
 		for _, id := range citedID.FindAllString(text, -1) {
-			if _, ok := rule.Lookup(rule.ID(id)); !ok {
+			if rule.ID(id).Text() == "" {
 				t.Errorf("%s:%d cites %s, which wire/rule does not define", rel, line, id)
 			}
 		}

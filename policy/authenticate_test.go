@@ -236,9 +236,9 @@ func TestAuthenticatePrincipalIsACopy(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec.Scopes[0] = ScopeResourcesRead // the caller's slice, after Add
-	first, _ := p.Authenticate([]byte("Bearer "+tokAlice), true, "ping", t0)
+	first, _ := p.AuthenticateRemembered(nil, []byte("Bearer "+tokAlice), true, "ping", t0)
 	first.Scopes |= scopeResourcesReadBit
-	second, denial := p.Authenticate([]byte("Bearer "+tokAlice), true, "ping", t0)
+	second, denial := p.AuthenticateRemembered(nil, []byte("Bearer "+tokAlice), true, "ping", t0)
 	if denial != nil {
 		t.Fatalf("Authenticate = %+v", denial)
 	}

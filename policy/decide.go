@@ -118,28 +118,25 @@ const (
 	DetailTenant                = "tenant"
 )
 
-// Authenticate is layer 1 of the profile's Figure 2, run on every request
-// authorization is the raw Authorization header value, present says
-// whether the header was sent, op selects the scopes named in challenges,
-// now is the request's clock reading. A value of another scheme than
-// Bearer carries no bearer credential and is answered like an absent
-// header (RFC 6750 §3.1, A-08). The token is looked up by its SHA-256
-// and then, in this order: active, not revoked, not before nbf, before
-// expiry; issuer, audience and the three resource bindings equal to this
-// server's exactly (A-P04); the subject's current revision. Any failure
-// there is the same 401 invalid_token.
-func (p *Policy) Authenticate(authorization []byte, present bool, op string, now time.Time) (Principal, *Denial) {
-	return p.AuthenticateRemembered(nil, authorization, present, op, now)
-}
-
-// AuthenticateRemembered is Authenticate for a caller that keeps mem per
-// connection (nil: keep nothing). A token equal to the one mem holds, by a
-// constant-time comparison, is looked up through mem's row; any other
-// token is hashed and looked up afresh, and mem then remembers it if the
-// table knows it. A row, once in the table, stays the row of its token
-// (Add refuses duplicates, nothing removes one), so the row mem holds is
-// the one the digest would find; what can change in it (revocation, the
-// subject's revision) is read on every call.
+// AuthenticateRemembered is layer 1 of the profile's Figure 2, run on
+// every request: authorization is the raw Authorization header
+// value, present says whether the header was sent, op selects the scopes
+// named in challenges, now is the request's clock reading. A value of
+// another scheme than Bearer carries no bearer credential and is answered
+// like an absent header (RFC 6750 §3.1, A-08). The token is looked up by
+// its SHA-256 and then, in this order: active, not revoked, not before
+// nbf, before expiry; issuer, audience and the three resource bindings
+// equal to this server's exactly (A-P04); the subject's current revision.
+// Any failure there is the same 401 invalid_token.
+//
+// mem is what the caller keeps per connection (nil: keep nothing). A
+// token equal to the one mem holds, by a constant-time comparison, is
+// looked up through mem's row; any other token is hashed and looked up
+// afresh, and mem then remembers it if the table knows it. A row, once in
+// the table, stays the row of its token (Add refuses duplicates, nothing
+// removes one), so the row mem holds is the one the digest would find;
+// what can change in it (revocation, the subject's revision) is read on
+// every call.
 func (p *Policy) AuthenticateRemembered(mem *Remembered, authorization []byte, present bool, op string, now time.Time) (Principal, *Denial) {
 	scopes := requiredScopes(op)
 	if !present {

@@ -28,7 +28,7 @@
 //
 // The profile's Figure 2, split where the server puts the session checks:
 //
-//	layer 1, Authenticate, every request:
+//	layer 1, AuthenticateRemembered, every request:
 //	  Authorization header absent, or its scheme
 //	    (the value up to the first SP) not Bearer       → 401, bare challenge
 //	  Bearer, then an empty token or several words      → 400 invalid_request

@@ -3,7 +3,7 @@
 // the way rawmcp's Streamable HTTP transport uses them (MCP 2025-11-25
 // Transports §2.1 item 6, §2.4).
 //
-// The encoder, AppendEvent and AppendComment, appends to a caller-owned
+// The encoder, AppendEvent, appends to a caller-owned
 // buffer and refuses any value that would change the framing: an id or
 // type carrying CR, LF or NUL, or data carrying CR or NUL, would end the
 // line early and let the value forge fields of its own (S-14). Data may

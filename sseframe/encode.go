@@ -163,22 +163,6 @@ func AppendMessage(dst, id, data []byte) ([]byte, error) {
 	return append(dst, '\n'), nil
 }
 
-// AppendComment appends the comment line ": text\n" (":\n" for empty text)
-// to dst:
-//
-//	comment = ":" [ SP 1*data-char ] LF
-//
-// It writes no blank line, so a comment between events ends nothing; a
-// held-open stream sends one as a keepalive (S-13, S-P03). Text with CR,
-// LF, NUL or invalid UTF-8 is refused with ErrInvalidComment and dst is
-// returned unchanged.
-func AppendComment(dst []byte, text string) ([]byte, error) {
-	if strings.IndexByte(text, '\n') >= 0 || !validData(text) {
-		return dst, ErrInvalidComment
-	}
-	return appendLine(dst, ":", text), nil
-}
-
 // appendLine writes prefix, then " value" unless value is empty (a bare
 // "data:" has no trailing space to strip), then LF.
 func appendLine(dst []byte, prefix, value string) []byte {

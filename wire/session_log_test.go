@@ -59,7 +59,7 @@ func TestSessionLifecycleLog(t *testing.T) {
 			return do(t, f, sessionRequest(f, "DELETE", f.Tokens["alice"], sid).Bytes()).Status
 		}, 204, "alice", "delete"},
 		{"token revoked, on its next use", nil, "revocable", func(t *testing.T, f *scenario.Fixture, sid string) int {
-			f.Policy.Revoke(f.TokenIDs["revocable"])
+			f.Revoke(f.TokenIDs["revocable"])
 			return do(t, f, post(f, f.Tokens["revocable"], pingBody, inSession(sid)...).Bytes()).Status
 		}, 401, "carol", "token-revoked"},
 		{"revision changed, on its next use", nil, "revocable", func(t *testing.T, f *scenario.Fixture, sid string) int {
@@ -110,7 +110,7 @@ func TestSessionLifecycleLog(t *testing.T) {
 func TestRevokedTokenEndsOnlyItsHoldersSession(t *testing.T) {
 	f := startFixture(t, nil)
 	sid := openSession(t, f, "alice")
-	f.Policy.Revoke(f.TokenIDs["revocable"])
+	f.Revoke(f.TokenIDs["revocable"])
 	if s := do(t, f, post(f, f.Tokens["revocable"], pingBody, inSession(sid)...).Bytes()).Status; s != 401 {
 		t.Fatalf("revoked token: %d, want 401", s)
 	}

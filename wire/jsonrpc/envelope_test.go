@@ -23,7 +23,7 @@ var decodeCases = []decodeCase{
 	{name: "T-60/ping request", input: pingBody,
 		want: Message{Kind: KindRequest, ID: IntID(7), Method: "ping"}},
 	{name: "T-60/request with params", input: `{"jsonrpc":"2.0","id":"a","method":"resources/list","params":{"cursor":"c"}}`,
-		want: Message{Kind: KindRequest, ID: StringID("a"), Method: "resources/list", Params: []byte(`{"cursor":"c"}`)}},
+		want: Message{Kind: KindRequest, ID: stringID("a"), Method: "resources/list", Params: []byte(`{"cursor":"c"}`)}},
 	{name: "T-60/members in any order, whitespace kept in raw params", input: " {\"params\" : { \"a\" : 1 } ,\n\"method\":\"x\",\"id\":2,\"jsonrpc\":\"2.0\"}\n",
 		want: Message{Kind: KindRequest, ID: IntID(2), Method: "x", Params: []byte(`{ "a" : 1 }`)}},
 	{name: "T-60/escaped version string", input: `{"jsonrpc":"\u0032.0","id":1,"method":"ping"}`,
@@ -43,7 +43,7 @@ var decodeCases = []decodeCase{
 	{name: "T-61/string id kept with its escapes", input: `{"jsonrpc":"2.0","id":"a\u0062","method":"m"}`,
 		want: Message{Kind: KindRequest, ID: newID([]byte(`"a\u0062"`)), Method: "m"}},
 	{name: "T-61/empty string id", input: `{"jsonrpc":"2.0","id":"","method":"m"}`,
-		want: Message{Kind: KindRequest, ID: StringID(""), Method: "m"}},
+		want: Message{Kind: KindRequest, ID: stringID(""), Method: "m"}},
 	{name: "T-61/id -0 is an integer", input: `{"jsonrpc":"2.0","id":-0,"method":"m"}`,
 		want: Message{Kind: KindRequest, ID: newID([]byte("-0")), Method: "m"}},
 	{name: "T-61/largest int64 id", input: `{"jsonrpc":"2.0","id":9223372036854775807,"method":"m"}`,
@@ -118,6 +118,10 @@ var decodeCases = []decodeCase{
 	{name: "T-P13/params nested to depth 65 in all", input: `{"jsonrpc":"2.0","method":"m","params":` + nested(`{"a":`, "1", "}", 64) + "}",
 		wantErr: ErrTooDeep.at(len(`{"jsonrpc":"2.0","method":"m","params":`) + 5*63)},
 }
+
+// stringID is the string id s, as Decode reads it (invalid UTF-8 in s is
+// written as U+FFFD).
+func stringID(s string) ID { return newID(AppendString(nil, s)) }
 
 func TestDecode(t *testing.T) {
 	for _, tc := range decodeCases {

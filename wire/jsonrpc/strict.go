@@ -16,7 +16,7 @@ const MaxDepth = 64
 // first byte.
 const utf8BOM = "\xef\xbb\xbf"
 
-// CheckStrict reports whether data is exactly one JSON value under the rawmcp profile:
+// checkStrict reports whether data is exactly one JSON value under the rawmcp profile:
 //
 //	JSON-text = ws value ws                               ; RFC 8259 §2
 //	ws        = *( %x20 / %x09 / %x0A / %x0D )
@@ -32,15 +32,8 @@ const utf8BOM = "\xef\xbb\xbf"
 // float64; objects and arrays nest at most maxDepth deep.
 //
 // The check is iterative: a stack of at most maxDepth frames replaces recursion, so hostile
-// nesting costs one frame per level and fails at level maxDepth+1.
-func CheckStrict(data []byte, maxDepth int) error {
-	sc := takeScratch()
-	err := sc.checkStrict(data, maxDepth)
-	sc.release()
-	return err
-}
-
-// checkStrict is CheckStrict with sc's stack and name table.
+// nesting costs one frame per level and fails at level maxDepth+1, using sc's stack and
+// name table.
 func (sc *grammarScratch) checkStrict(data []byte, maxDepth int) error {
 	if len(data) >= len(utf8BOM) && string(data[:len(utf8BOM)]) == utf8BOM {
 		return ErrBOM.at(0)

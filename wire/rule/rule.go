@@ -45,14 +45,9 @@ type Rule struct {
 	Text   string // one sentence: what the rule makes the server do
 }
 
-// Lookup returns id's entry and whether it exists.
-func Lookup(id ID) (Rule, bool) {
-	r, ok := byID[id]
-	return r, ok
-}
-
 // Text is id's sentence, or "" for an ID the table does not hold (a test
-// keeps every constant in the table).
+// keeps every constant in the table, each with a sentence), so
+// Text() == "" is how to ask whether the table holds an id.
 func (id ID) Text() string { return byID[id].Text }
 
 // Level is id's level.
