@@ -48,10 +48,10 @@ func TestEndedIsReturned(t *testing.T) {
 			ended, _ := tab.Notify(id, []byte("{}"), expiry)
 			return ended
 		}, expired},
-		{"Create: capacity reclaim by an initialize", func(tab *Table, id string) []Ended {
+		{"Create: TTL expiry found by an initialize's sweep", func(tab *Table, id string) []Ended {
 			_, ended, _ := tab.Create(bob, t0.Add(cfg.TTL+time.Second))
 			return ended
-		}, []Ended{{Owner: alice, Lifetime: cfg.TTL + time.Second, How: EndReclaimed}}},
+		}, []Ended{{Owner: alice, Lifetime: cfg.TTL + time.Second, How: EndExpired}}},
 		{"End: token revoked", func(tab *Table, id string) []Ended {
 			return tab.End(id, alice, EndRevoked, t1)
 		}, []Ended{{Owner: alice, Lifetime: 10 * time.Second, How: EndRevoked}}},
@@ -98,10 +98,10 @@ func TestEndedIsReturned(t *testing.T) {
 	}
 }
 
-// TestCreateReturnsWhatItReclaimedWhenRefused: the sweep an initialize
-// makes comes before its refusals, so a Create that fails for want of
-// entropy still returns the expired session it reclaimed, for the log.
-func TestCreateReturnsWhatItReclaimedWhenRefused(t *testing.T) {
+// TestCreateReturnsWhatItSweptWhenRefused: the sweep an initialize makes
+// comes before its refusals, so a Create that fails for want of entropy
+// still returns the expired session it forgot, for the log.
+func TestCreateReturnsWhatItSweptWhenRefused(t *testing.T) {
 	cfg := DefaultConfig()
 	// Enough random bytes for one session's id and handle, then none.
 	tab := NewTable(cfg, io.MultiReader(io.LimitReader(&countingReader{}, sessionIDBytes+handleBytes), failingReader{}))
@@ -110,7 +110,7 @@ func TestCreateReturnsWhatItReclaimedWhenRefused(t *testing.T) {
 	if !errors.Is(err, ErrEntropy) {
 		t.Fatalf("Create err = %v, want ErrEntropy", err)
 	}
-	want := []Ended{{ID: id, Owner: alice, Lifetime: cfg.TTL, How: EndReclaimed}}
+	want := []Ended{{ID: id, Owner: alice, Lifetime: cfg.TTL, How: EndExpired}}
 	if diff := cmp.Diff(want, ended); diff != "" {
 		t.Errorf("ended (-want +got):\n%s", diff)
 	}
@@ -137,8 +137,8 @@ func TestLenIsAQuery(t *testing.T) {
 }
 
 func TestEndReasonNames(t *testing.T) {
-	got := []string{EndDeleted.String(), EndExpired.String(), EndReclaimed.String(), EndRevoked.String(), EndRevisionChanged.String(), EndReason(0).String()}
-	want := []string{"delete", "ttl-expired", "capacity-reclaim", "token-revoked", "revision-changed", "unknown"}
+	got := []string{EndDeleted.String(), EndExpired.String(), EndRevoked.String(), EndRevisionChanged.String(), EndReason(0).String()}
+	want := []string{"delete", "ttl-expired", "token-revoked", "revision-changed", "unknown"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}

@@ -54,7 +54,7 @@ func DefaultConfig() Config {
 // The errors carry constant texts: never a session id, an event id or an
 // owner.
 var (
-	// ErrFull: the table is at MaxSessions after reclaiming expired
+	// ErrFull: the table is at MaxSessions after the sweep of expired
 	// sessions; the new initialize fails closed (503).
 	ErrFull = errors.New("state: session capacity reached")
 	// ErrNotFound: the session is unknown, expired, deleted, or bound to
@@ -95,11 +95,10 @@ type EndReason uint8
 const (
 	// EndDeleted: the client ended it with DELETE.
 	EndDeleted EndReason = iota + 1
-	// EndExpired: a request found its TTL run out.
+	// EndExpired: its TTL ran out. Whoever finds it so ends it this way:
+	// a request naming it, or the sweep of every expired session that
+	// each initialize makes first, full table or not.
 	EndExpired
-	// EndReclaimed: an initialize found it expired: every initialize first
-	// sweeps all the expired sessions, full table or not.
-	EndReclaimed
 	// EndRevoked: its owner's token was revoked, found on its next use.
 	EndRevoked
 	// EndRevisionChanged: its owner's authorization revision changed,
@@ -113,8 +112,6 @@ func (r EndReason) String() string {
 		return "delete"
 	case EndExpired:
 		return "ttl-expired"
-	case EndReclaimed:
-		return "capacity-reclaim"
 	case EndRevoked:
 		return "token-revoked"
 	case EndRevisionChanged:
@@ -166,16 +163,16 @@ func NewTable(cfg Config, random io.Reader) *Table {
 
 // Create makes a session for owner in PhaseInitializing, to answer an
 // initialize, and queues the given server notifications for its GET stream
-// (the messages are kept, not copied). It first reclaims every expired
-// session, and returns those as ended whatever else happens; a table still
-// at capacity then refuses with ErrFull and evicts nobody.
+// (the messages are kept, not copied). It first forgets every expired
+// session, and returns those as ended (EndExpired) whatever else happens; a
+// table still at capacity then refuses with ErrFull and evicts nobody.
 func (t *Table) Create(owner Owner, now time.Time, queued ...[]byte) (id string, ended []Ended, err error) {
 	if len(queued) > t.cfg.MaxQueued {
 		return "", nil, ErrQueueFull
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	ended = t.reclaimExpired(now)
+	ended = t.sweepExpired(now)
 	if len(t.sessions) >= t.cfg.MaxSessions {
 		return "", ended, ErrFull
 	}
@@ -327,13 +324,13 @@ func (t *Table) apply(id string, s *session, in Input, now time.Time) (Phase, []
 	return next, nil, nil
 }
 
-// reclaimExpired forgets every expired session, as EndReclaimed, and
-// returns them. It visits at most MaxSessions entries. Callers hold t.mu.
-func (t *Table) reclaimExpired(now time.Time) []Ended {
+// sweepExpired forgets every expired session, as EndExpired, and returns
+// them. It visits at most MaxSessions entries. Callers hold t.mu.
+func (t *Table) sweepExpired(now time.Time) []Ended {
 	var ended []Ended
 	for id, s := range t.sessions {
 		if s.expired(now) {
-			ended = append(ended, t.forget(id, s, EndReclaimed, now))
+			ended = append(ended, t.forget(id, s, EndExpired, now))
 		}
 	}
 	return ended

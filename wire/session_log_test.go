@@ -70,10 +70,10 @@ func TestSessionLifecycleLog(t *testing.T) {
 			pastTTL()
 			return do(t, f, post(f, f.Tokens["alice"], pingBody, inSession(sid)...).Bytes()).Status
 		}, 404, "alice", "ttl-expired"},
-		{"capacity reclaim by an initialize", &short, "alice", func(t *testing.T, f *scenario.Fixture, sid string) int {
+		{"TTL expiry, found by another's initialize", &short, "alice", func(t *testing.T, f *scenario.Fixture, sid string) int {
 			pastTTL()
 			return do(t, f, post(f, f.Tokens["bob"], initializeBody).Bytes()).Status
-		}, 200, "alice", "capacity-reclaim"},
+		}, 200, "alice", "ttl-expired"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

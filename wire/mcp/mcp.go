@@ -95,9 +95,9 @@ type Call struct {
 	Owner     state.Owner
 	Now       time.Time
 	Out       []byte
-	// Ended is where Post puts the sessions its table calls ended (a
-	// session found expired, or reclaimed by an initialize), after any the
-	// caller put there, for the caller to log.
+	// Ended is where Post puts the sessions its table calls ended (found
+	// expired, by the request's own step or by an initialize's sweep),
+	// after any the caller put there, for the caller to log.
 	Ended []state.Ended
 }
 

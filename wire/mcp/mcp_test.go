@@ -89,7 +89,7 @@ func TestPostHandsBackWhatItEnded(t *testing.T) {
 		{"T-43/notifications/initialized finds its session expired", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, true, SessionGone, state.EndExpired},
 		{"T-P18/an initialize sweeps the expired session to make its own",
 			`{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`,
-			false, Answered, state.EndReclaimed},
+			false, Answered, state.EndExpired},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := &Handler{Table: state.NewTable(cfg, &fixedReader{}), ServerName: "rawmcp", ServerVersion: "test"}
