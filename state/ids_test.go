@@ -69,10 +69,10 @@ func TestValidSessionID(t *testing.T) {
 		{"T-P09/standard base64 plus", firstID[:31] + "+", false},
 		{"T-P09/standard base64 slash", firstID[:31] + "/", false},
 		{"T-P09/dot", firstID[:31] + ".", false},
-		{"T-40/space", firstID[:31] + " ", false},
-		{"T-40/DEL", firstID[:31] + "\x7f", false},
-		{"T-40/NUL", firstID[:31] + "\x00", false},
-		{"T-40/non-ASCII", firstID[:30] + "é", false},
+		{"T-P09/space", firstID[:31] + " ", false},
+		{"T-P09/DEL", firstID[:31] + "\x7f", false},
+		{"T-P09/NUL", firstID[:31] + "\x00", false},
+		{"T-P09/non-ASCII", firstID[:30] + "é", false},
 		{"T-P09/UUID", "123e4567-e89b-12d3-a456-426614174000", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

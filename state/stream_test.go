@@ -125,7 +125,7 @@ var pollCases = []pollCase{
 		wantErr: ErrCursor,
 	},
 	{
-		name:   "T-37/a POST event's number spelled as a GET id is no cursor",
+		name:   "T-P11/a POST event's number spelled as a GET id is no cursor",
 		queued: []string{"n1"},
 		before: func(t *testing.T, tab *Table, id string) {
 			mustPoll(t, tab, id, alice, "")
@@ -137,7 +137,7 @@ var pollCases = []pollCase{
 		wantErr: ErrCursor,
 	},
 	{
-		name:   "T-37/another session's event id is no cursor",
+		name:   "T-P11/another session's event id is no cursor",
 		queued: []string{"n1"},
 		before: func(t *testing.T, tab *Table, id string) {
 			other := mustCreate(t, tab, alice, []byte("other"))
@@ -150,7 +150,7 @@ var pollCases = []pollCase{
 		then:    &Batch{PrimingID: g(1), Events: []Delivered{ev(2, "n1")}},
 	},
 	{
-		name:    "T-37/another handle with a number this session delivered",
+		name:    "T-P11/another handle with a number this session delivered",
 		queued:  three,
 		before:  pollOnce,
 		cursor:  "g" + secondHandle + "-2",

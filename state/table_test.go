@@ -173,10 +173,10 @@ func TestOwnerBinding(t *testing.T) {
 		other Owner
 	}{
 		{"T-P10/another subject", Owner{Subject: "mallory", Tenant: alice.Tenant, Revision: alice.Revision}},
-		{"T-73/another tenant", Owner{Subject: alice.Subject, Tenant: "globex", Revision: alice.Revision}},
-		{"T-73/a newer revision", Owner{Subject: alice.Subject, Tenant: alice.Tenant, Revision: alice.Revision + 1}},
-		{"T-73/an older revision", Owner{Subject: alice.Subject, Tenant: alice.Tenant, Revision: alice.Revision - 1}},
-		{"T-72/no owner at all", Owner{}},
+		{"T-P10/another tenant", Owner{Subject: alice.Subject, Tenant: "globex", Revision: alice.Revision}},
+		{"T-P10/a newer revision", Owner{Subject: alice.Subject, Tenant: alice.Tenant, Revision: alice.Revision + 1}},
+		{"T-P10/an older revision", Owner{Subject: alice.Subject, Tenant: alice.Tenant, Revision: alice.Revision - 1}},
+		{"T-P10/no owner at all", Owner{}},
 		{"T-P10/subject with different case", Owner{Subject: "Alice", Tenant: alice.Tenant, Revision: alice.Revision}},
 		{"T-P10/subject and tenant swapped", Owner{Subject: alice.Tenant, Tenant: alice.Subject, Revision: alice.Revision}},
 	} {

@@ -29,7 +29,7 @@ var lifecycleSpec = map[cell]struct {
 }{
 	{PhaseInitializing, InputInitialized}: {"T-54/initialized completes the handshake", outcome{PhaseOperating, nil}},
 	{PhaseInitializing, InputPing}:        {"T-55/ping before initialized", outcome{PhaseInitializing, nil}},
-	{PhaseInitializing, InputRequest}:     {"T-55/request before initialized", outcome{PhaseInitializing, ErrLifecycle}},
+	{PhaseInitializing, InputRequest}:     {"T-P06/request before initialized", outcome{PhaseInitializing, ErrLifecycle}},
 	{PhaseInitializing, InputInitialize}:  {"T-P06/second initialize before initialized", outcome{PhaseInitializing, ErrLifecycle}},
 	{PhaseInitializing, InputPoll}:        {"T-55/GET before initialized (Go SDK order)", outcome{PhaseInitializing, nil}},
 	{PhaseInitializing, InputDelete}:      {"T-45/DELETE before initialized", outcome{PhaseClosed, nil}},

@@ -123,8 +123,8 @@ func TestAppendString(t *testing.T) {
 		{"S-P02/RFC 8259 §7/HTML characters stay", "<a>&", `"<a>&"`},
 		{"S-P02/RFC 8259 §7/line and paragraph separators are escaped", "a\u2028b\u2029", `"a\u2028b\u2029"`},
 		{"S-P02/RFC 8259 §8.1/multi-byte UTF-8 stays", "é😀", `"é😀"`},
-		{"T-02/invalid byte becomes U+FFFD", "a\xffb", `"a\ufffdb"`},
-		{"T-02/truncated sequence becomes U+FFFD per byte", "\xe2\x82", `"\ufffd\ufffd"`},
+		{"RFC 8259 §8.1/invalid byte becomes U+FFFD", "a\xffb", `"a\ufffdb"`},
+		{"RFC 8259 §8.1/truncated sequence becomes U+FFFD per byte", "\xe2\x82", `"\ufffd\ufffd"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
