@@ -36,7 +36,7 @@ const MaxIDLen = 128
 // 1 to MaxIDLen bytes, each 0x21-0x7E. Visible ASCII survives every SSE
 // reader and comes back unchanged as a Last-Event-ID header value (a
 // field-value of VCHARs, RFC 9110 §5.5), so the server can answer 400 to
-// any incoming Last-Event-ID outside it (T-P11).
+// any incoming Last-Event-ID outside it (S-P01).
 func ValidID[S ~string | ~[]byte](id S) bool {
 	return len(id) <= MaxIDLen && isVisibleASCII(id)
 }
