@@ -24,8 +24,12 @@
 //
 // transitions.go holds the whole lifecycle as one table (Lifecycle §1.1):
 // initialize answered → notifications/initialized → operating → DELETE.
-// Every client message goes through Table.Step (or Table.Poll for a GET)
-// before it is dispatched.
+// A message on a session meets the table twice: the server asks it
+// (Table.Check, then Allows) before its tenant and scope checks, and
+// applies it when it dispatches the message (Table.Step, or Table.Poll
+// for a GET), under the same lock as the lookup. An initialize makes its
+// session with Table.Create; a ping sent without a session touches no
+// table.
 //
 // # GET stream
 //

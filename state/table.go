@@ -37,10 +37,9 @@ type Config struct {
 	MaxQueued int
 }
 
-// DefaultConfig returns the profile's budgets (the profile document,
-// "Bounded input and state"): 8 sessions of 60 s, at most 16 events per GET
-// answer, 16 kept and 16 queued. They suit a small loopback teaching server,
-// not production.
+// DefaultConfig returns the profile's budgets (the README's limits table
+// gives the sessions, their TTL and the event budgets). They suit a small
+// loopback teaching server, not production.
 func DefaultConfig() Config {
 	return Config{
 		MaxSessions:     8,
