@@ -5,10 +5,10 @@ import (
 	"unicode/utf8"
 )
 
-// MaxDepth is the nesting budget Decode uses: the profile document's limit of 64 nested
-// objects and arrays per request body (limits table, "JSON nesting at most 64"). A 16 KiB
-// body could otherwise nest 8192 arrays deep, and any recursive consumer of the decoded
-// value (encoding/json included) would spend stack on each level.
+// MaxDepth is the nesting budget Decode uses: the profile's limit on nested objects and
+// arrays per request body (the README's limits table, "JSON nesting"). A 16 KiB body could
+// otherwise nest 8192 arrays deep, and any recursive consumer of the decoded value
+// (encoding/json included) would spend stack on each level.
 const MaxDepth = 64
 
 // utf8BOM is U+FEFF encoded in UTF-8. RFC 8259 §8.1 says implementations MUST NOT add one
@@ -65,11 +65,11 @@ type container struct {
 	names    memberNames // the member names seen so far, objects only
 }
 
-// grammarScratch is the grammar's nesting stack and name table, 2.6 KiB, and the members
-// of a top-level object as the grammar met them, which Decode reads instead of walking
-// the object a second time. Held in the frame, the stack and table made the grammar the
-// deepest frame of a request's path and grew every connection's goroutine stack to 8 KiB;
-// pooled, the frame is small and an idle connection's stack stays at 4 KiB.
+// grammarScratch is the grammar's nesting stack and name table, some kilobytes, and the
+// members of a top-level object as the grammar met them, which Decode reads instead of
+// walking the object a second time. Held in the frame, the stack and table made the
+// grammar the deepest frame of a request's path and doubled every connection's goroutine
+// stack; pooled, the frame is small and an idle connection's stack stays as it was.
 type grammarScratch struct {
 	stack [MaxDepth]container
 	names nameTable

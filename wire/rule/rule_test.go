@@ -4,8 +4,11 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"regexp"
 	"strconv"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // constantsOf returns every constant of type ID declared in the package's
@@ -86,5 +89,25 @@ func TestProfileRulesArePROFILE(t *testing.T) {
 func TestUnknownIDHasNoText(t *testing.T) {
 	if got := ID("X-00").Text(); got != "" {
 		t.Errorf("Text of an unknown id = %q", got)
+	}
+}
+
+// TestFamiliesAreTheDocumented: the package comment names every family of
+// ids the tables hold (the letter before the dash), and no other.
+func TestFamiliesAreTheDocumented(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "rule.go", nil, parser.ParseComments|parser.PackageClauseOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	documented := map[string]bool{}
+	for _, m := range regexp.MustCompile(`\b([A-Z])- `).FindAllStringSubmatch(f.Doc.Text(), -1) {
+		documented[m[1]] = true
+	}
+	held := map[string]bool{}
+	for _, r := range All() {
+		held[string(r.ID[:1])] = true
+	}
+	if diff := cmp.Diff(held, documented); diff != "" {
+		t.Errorf("families (-tables +package comment):\n%s", diff)
 	}
 }
