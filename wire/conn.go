@@ -29,12 +29,6 @@ type conn struct {
 	mem memory
 	// gated says the request in hand holds a place in the in-flight gate.
 	gated bool
-	// drained says the socket's last receive found it empty after the
-	// bytes it brought (readable).
-	drained bool
-	// onReadable is c.readable, made once (poller_unix.go): a method
-	// value per wait would be an allocation.
-	onReadable func(fd uintptr) bool
 }
 
 // requestSpace is what a request in progress needs, pooled so that an idle
@@ -50,7 +44,6 @@ type requestSpace struct {
 	// stack an idle connection's goroutine then keeps.
 	dec  decision
 	head headDecision
-	recv receiveScratch // the fast receive's, for the kernel (poller_unix.go)
 }
 
 func newConn(s *Server, nc net.Conn) *conn {
@@ -71,7 +64,7 @@ func (c *conn) serve() {
 func (c *conn) step() bool {
 	switch a := c.next(); a {
 	case h1.Wait:
-		return c.awaitNext()
+		return c.await()
 	case h1.Read:
 		c.readMore()
 	case h1.Drain:
@@ -115,14 +108,17 @@ func (c *conn) goIdle() bool {
 	return !c.srv.isShuttingDown()
 }
 
-// await waits for the next request's first bytes with a plain read.
+// await waits for the next request's first bytes, holding no request
+// space: the socket takes one when they come.
 func (c *conn) await() bool {
 	if !c.goIdle() {
 		return false
 	}
-	c.take()
-	n, err := c.sock.read(c.space.buf)
+	space, n, err := c.sock.receive(&c.srv.spaces)
 	c.sock.markBusy()
+	if space != nil {
+		c.space = space
+	}
 	c.received(n, err)
 	return true
 }
