@@ -543,7 +543,7 @@ func (r *rig) exchange(e lifecycle.Event, want lifecycle.Answer) string {
 	for _, x := range exchanges {
 		decisions = append(decisions, x.Decision)
 	}
-	if len(decisions) != 1 || decisions[0] != (wire.Decision{Status: want.Status, Rule: want.Rule}) {
+	if len(decisions) != 1 || decisions[0].Status != want.Status || decisions[0].Rule != want.Rule {
 		var read strings.Builder
 		for _, x := range exchanges {
 			client.Tracer{Secrets: &r.secrets}.Request(&read, x.Request)

@@ -74,7 +74,7 @@ func (r *refusals) add(d wire.Decision) {
 	if r.counts == nil {
 		r.counts = map[wire.Decision]int{}
 	}
-	r.counts[d]++
+	r.counts[wire.Decision{Status: d.Status, Rule: d.Rule}]++
 }
 
 // write prints one line per status and rule, most frequent first:
