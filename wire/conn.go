@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"bytes"
 	"errors"
 	"net"
 
@@ -288,11 +287,11 @@ func (c *conn) finish(resp *response, req *httpparse.Request) bool {
 	c.space.out = out
 	// Report before writing, so a client that has read the answer can
 	// rely on the decision being recorded (traces pair them in order).
-	s.report(c.id, resp, why, req)
-	if s.cfg.OnExchange != nil {
-		n, _ := c.rules.RequestBytes() // Answering was taken: it is the request's
-		s.cfg.OnExchange(Exchange{Conn: c.id, Request: bytes.Clone(c.space.buf[:n]), Response: bytes.Clone(out), Decision: Decision{Status: resp.status, Rule: resp.rule, Closed: why}})
+	n, err := c.rules.RequestBytes()
+	if !c.ok(err) {
+		return false
 	}
+	s.report(c.id, resp, why, req, c.space.buf[:n], out)
 	if c.sock.write(out) != nil {
 		return c.ok(c.rules.WriteFailed())
 	}

@@ -58,31 +58,9 @@ type Config struct {
 	// behind the real clock, or every deadline has already passed.
 	Now    func() time.Time
 	Logger *slog.Logger
-	// OnDecision, if set, is called for each answer with the rule that
-	// decided it (traces print it), once the answer's bytes are built and
-	// before they are written, so a client that has read the answer finds
-	// the decision recorded. It must not block: the answer waits for it.
-	OnDecision func(Decision)
-	// OnExchange, if set, is called for each answer, right after
-	// OnDecision and before the write, with the bytes of the request and
-	// of the answer (copies), for `serve -trace`. It must not block.
-	OnExchange func(Exchange)
-}
-
-// Exchange is one answered request as it crossed the wire.
-type Exchange struct {
-	Conn     uint64
-	Request  []byte // what was read of the request: its head and as much body as arrived
-	Response []byte // the answer as written
-	Decision Decision
-}
-
-// Decision reports one answered request: its status and the rule behind
-// it, and the rule that closes the connection after it, if one does.
-type Decision struct {
-	Status int
-	Rule   rule.ID
-	Closed rule.ID
+	// Record, if set, is where the server adds each answer it makes, for
+	// the caller to take (traces, tests). Nil: none is kept.
+	Record *Record
 }
 
 // NewConfig returns the profile's defaults around p and t.
@@ -288,14 +266,17 @@ func (s *Server) isShuttingDown() bool {
 	}
 }
 
-// report logs an answered request and tells OnDecision. Refusals log at
+// report logs an answered request and adds it to the Record, if one is
+// set. Refusals log at
 // Info, answers at Debug. A line carries the connection number, status and
 // rule, and for the Authorization and Mcp-Session-Id headers only a short
 // irreversible correlation id (policy.Correlate), never the bytes: a
 // reader can match lines of one client without the log holding a secret
 // (A-33, A-P07). req is nil when the request never parsed; closed is the
-// rule that closes the connection after the answer, if one does.
-func (s *Server) report(connID uint64, r *response, closed rule.ID, req *httpparse.Request) {
+// rule that closes the connection after the answer, if one does; request
+// and out are the request's bytes and the answer's, copied only for a
+// Record that keeps bytes.
+func (s *Server) report(connID uint64, r *response, closed rule.ID, req *httpparse.Request, request, out []byte) {
 	level, msg := slog.LevelDebug, "answered"
 	if r.status >= 400 {
 		level, msg = slog.LevelInfo, "refused"
@@ -315,8 +296,12 @@ func (s *Server) report(connID uint64, r *response, closed rule.ID, req *httppar
 		}
 		s.cfg.Logger.LogAttrs(context.Background(), level, msg, attrs...)
 	}
-	if s.cfg.OnDecision != nil {
-		s.cfg.OnDecision(Decision{Status: r.status, Rule: r.rule, Closed: closed})
+	if rec := s.cfg.Record; rec != nil {
+		x := Exchange{Conn: connID, Decision: Decision{Status: r.status, Rule: r.rule, Closed: closed}}
+		if rec.bytes {
+			x.Request, x.Response = bytes.Clone(request), bytes.Clone(out)
+		}
+		rec.add(x)
 	}
 }
 
