@@ -9,13 +9,14 @@ import (
 	"rawmcp/wire/rule"
 )
 
-// conn is one client connection: a driver of its HTTP/1.1 rules (h1.Conn,
-// which decides every connection-level step: wait, read, decide a head,
-// 100 Continue, answer and keep or close, drain) over its socket
-// (socket.go), with the server's part of each step: the in-flight gate,
-// the route's verdicts, the answer's bytes, the log. The request buffer
-// and everything a request needs are pooled (requestSpace), held only
-// while input is in hand.
+// conn is one client connection: the loop (step), the only one, that
+// drives its HTTP/1.1 rules (h1.Conn, which says each connection-level
+// step: wait, read, decide a head, 100 Continue, answer and keep or
+// close, drain) over its socket (socket.go), with the server's part of
+// each step: the in-flight gate, the route's verdicts, the answer's bytes
+// and their size bound, the log. The request buffer and everything a
+// request needs are pooled (requestSpace), held only while input is in
+// hand.
 type conn struct {
 	srv   *Server
 	sock  socket
