@@ -543,14 +543,15 @@ func (c *Conn) checkBuffer(call string, buf []byte) error {
 
 // outOfOrder is misuse by a call the connection does not expect now.
 func (c *Conn) outOfOrder(call string) error {
+	if c.phase == broken {
+		return c.ended.Err
+	}
 	return c.misuse(call, "out of order, "+c.expecting())
 }
 
 // expecting says what the connection expects now.
 func (c *Conn) expecting() string {
 	switch {
-	case c.phase == broken:
-		return "the connection is broken"
 	case c.phase == answering:
 		return "Answered or WriteFailed is due (after Answering)"
 	case c.phase == draining, c.phase == closed:

@@ -113,7 +113,7 @@ func connCases() []connCase {
 			want: []string{"begin", "refuse 408 H-P08", "408 closes H-P08", "drain: answer H-P08"}},
 		{name: "H-P08 a body that stops coming is 408",
 			chunks: []string{postHead, "{"}, end: peerStalls, cutShort: true,
-			want: []string{"begin", "head", "refuse 408 H-P08", "408 closes H-P08", "drain: answer H-P08"}},
+			want: []string{"begin", "head", "refuse 408 H-P08 after its head", "408 closes H-P08", "drain: answer H-P08"}},
 		{name: "H-33 a head cut short by the peer closes without an answer",
 			chunks: []string{"GET /mcp HT"}, end: peerCloses, cutShort: true,
 			want: []string{"begin", peerCutH33}},
@@ -406,6 +406,9 @@ func drive(t *testing.T, tc connCase, chunks []string, space int) []string {
 			why := string(r.Rule)
 			if r.Err != nil {
 				why = string(r.Err.Reason)
+			}
+			if r.HeadParsed {
+				why += " after its head"
 			}
 			log = append(log, fmt.Sprintf("refuse %d %s", r.Status, why), answer(r.Status))
 		case h1.Drain, h1.Close:

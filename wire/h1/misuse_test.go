@@ -134,6 +134,8 @@ func TestCallsOutOfOrder(t *testing.T) {
 		{"Received while Continue is unanswered", "Continue", received(1)},
 		{"Received of no bytes", "Wait", received(0)},
 		{"Received of more bytes than the buffer holds", "Wait", received(largeBuffer + 1)},
+		{"Received of more bytes than the buffer has room for after those in hand", "Read",
+			call("Received", func(x *exchange) error { return x.c.Received(len(x.buf) - x.c.Filled() + 1) })},
 		{"Received with nothing asked of Next", "New", received(1)},
 		{"Received after the connection closed", "Close", received(1)},
 		{"TimedOut while a head is being decided", "Head", call("TimedOut", (*exchange).timedOut)},
@@ -197,4 +199,33 @@ func (x *exchange) requestBytes() error {
 func (x *exchange) refused() error {
 	_, err := x.c.Refused()
 	return err
+}
+
+// TestMisuseSaysWhatWasDue: a call out of order says what the connection
+// expected instead.
+func TestMisuseSaysWhatWasDue(t *testing.T) {
+	for _, tc := range []struct {
+		at   string
+		call func(x *exchange) error
+		want string
+	}{
+		{"New", func(x *exchange) error { _, _, err := x.c.Answering(200, false); return err },
+			"h1: Answering: out of order, Next is due"},
+		{"Begin", func(x *exchange) error { return x.c.Received(1) },
+			"h1: Received: out of order, the caller has yet to act on begin"},
+		{"Answering", func(x *exchange) error { return x.c.Received(1) },
+			"h1: Received: out of order, Answered or WriteFailed is due (after Answering)"},
+		{"Drain", func(x *exchange) error { return x.c.Answered(x.buf) },
+			"h1: Answered: out of order, the connection has ended"},
+		{"Close", func(x *exchange) error { return x.c.Gone() },
+			"h1: Gone: out of order, the connection has ended"},
+	} {
+		t.Run(tc.want, func(t *testing.T) {
+			x := &exchange{c: h1.New(httpparse.DefaultLimits(), largeBuffer), buf: make([]byte, largeBuffer)}
+			points[tc.at](t, x)
+			if err := tc.call(x); err == nil || err.Error() != tc.want {
+				t.Errorf("error = %v, want %q", err, tc.want)
+			}
+		})
+	}
 }
