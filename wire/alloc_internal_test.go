@@ -19,8 +19,9 @@ import (
 	"rawmcp/wire/h1"
 )
 
-// replayConn is a client in memory: each Read returns next, whole, as one
-// request that came in one read; Write keeps the last answer.
+// replayConn is a client in memory: Reads return next, as much as each
+// asks for (the first read of a request asks for one byte, the next for
+// the rest); Write keeps the last answer.
 type replayConn struct {
 	next    []byte
 	written []byte
@@ -28,7 +29,7 @@ type replayConn struct {
 
 func (c *replayConn) Read(p []byte) (int, error) {
 	n := copy(p, c.next)
-	c.next = nil
+	c.next = c.next[n:]
 	return n, nil
 }
 
@@ -162,10 +163,10 @@ func TestWarmRequestAllocs(t *testing.T) {
 	}
 }
 
-// TestWarmSocketAllocs: on a socket, where a keep-alive request is served
-// inside one RawConn.Read (conn.awaitInPoller), ping and resources/list go
-// round trip after round trip, the server's whole loop and the socket's
-// receive, wait and write, without one allocation. The client reads each
+// TestWarmSocketAllocs: on a socket, where a keep-alive connection waits
+// for its next request inside RawConn.Read (socket.receive), ping and
+// resources/list go round trip after round trip, the server's whole loop
+// and the socket's receive, wait and write, without one allocation. The client reads each
 // answer into a buffer of its known length, allocating nothing either.
 func TestWarmSocketAllocs(t *testing.T) {
 	if raceEnabled {
@@ -258,7 +259,7 @@ func TestRouteWarmAllocs(t *testing.T) {
 // POST: parse, strict JSON, policy, session, the SSE answer), as
 // stack-B/goroutine: the runtime's stack memory held by n connections on
 // socket pairs, each of which served one request through its whole loop
-// (conn.serve, the request inside RawConn.Read) and then waits for the
+// (conn.serve, the wait inside RawConn.Read) and then waits for the
 // next one, as an idle connection does, less what is held once they have
 // ended, with collections off until then so that no stack is shrunk. About 4096 means the path fits
 // a 4 KiB stack; about 8192, that the first request grew it to 8 KiB. Run

@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"bytes"
 	"errors"
 	"net"
 
@@ -10,13 +9,14 @@ import (
 	"rawmcp/wire/rule"
 )
 
-// conn is one client connection: a driver of its HTTP/1.1 rules (h1.Conn,
-// which decides every connection-level step: wait, read, decide a head,
-// 100 Continue, answer and keep or close, drain) over its socket
-// (socket.go), with the server's part of each step: the in-flight gate,
-// the route's verdicts, the answer's bytes, the log. The request buffer
-// and everything a request needs are pooled (requestSpace), held only
-// while input is in hand.
+// conn is one client connection: the loop (step), the only one, that
+// drives its HTTP/1.1 rules (h1.Conn, which says each connection-level
+// step: wait, read, decide a head, 100 Continue, answer and keep or
+// close, drain) over its socket (socket.go), with the server's part of
+// each step: the in-flight gate, the route's verdicts, the answer's bytes
+// and their size bound, the log. The request buffer and everything a
+// request needs are pooled (requestSpace), held only while input is in
+// hand.
 type conn struct {
 	srv   *Server
 	sock  socket
@@ -29,12 +29,9 @@ type conn struct {
 	mem memory
 	// gated says the request in hand holds a place in the in-flight gate.
 	gated bool
-	// drained says the socket's last receive found it empty after the
-	// bytes it brought (readable).
-	drained bool
-	// onReadable is c.readable, made once (poller_unix.go): a method
-	// value per wait would be an allocation.
-	onReadable func(fd uintptr) bool
+	// stopped says the loop stopped on its own, not at its rules' word:
+	// the server is shutting down.
+	stopped bool
 }
 
 // requestSpace is what a request in progress needs, pooled so that an idle
@@ -50,11 +47,10 @@ type requestSpace struct {
 	// stack an idle connection's goroutine then keeps.
 	dec  decision
 	head headDecision
-	recv receiveScratch // the fast receive's, for the kernel (poller_unix.go)
 }
 
 func newConn(s *Server, nc net.Conn) *conn {
-	c := &conn{srv: s, id: s.nextConn.Add(1), rules: h1.New(s.cfg.Limits)}
+	c := &conn{srv: s, id: s.nextConn.Add(1), rules: h1.New(s.cfg.Limits, s.bufSize)}
 	c.sock.init(nc, &s.cfg)
 	return c
 }
@@ -69,24 +65,40 @@ func (c *conn) serve() {
 // step does what the connection's rules ask next and reports whether the
 // connection goes on.
 func (c *conn) step() bool {
-	switch a := c.next(); a {
+	switch c.next() {
 	case h1.Wait:
-		return c.awaitNext()
+		return c.await()
+	case h1.Begin:
+		c.sock.begin()
+		return c.ok(c.rules.Began())
 	case h1.Read:
-		c.readMore()
+		return c.readMore()
+	case h1.Head:
+		return c.decideHead()
+	case h1.Continue:
+		if c.sock.write(continueResponse) != nil {
+			return c.ok(c.rules.WriteFailed())
+		}
+		return c.ok(c.rules.ContinueSent())
+	case h1.Request:
+		return c.decideRequest()
+	case h1.Refuse:
+		return c.refuse()
 	case h1.Drain:
 		// Nothing read from here on is parsed, so the buffer goes back
 		// first: a draining connection, even one refused over MaxConns,
 		// costs no more than an idle one.
 		c.drop()
 		c.sock.closeGracefully()
-		return false
-	case h1.Close:
-		return false
-	default:
-		return c.decide(a)
 	}
-	return true
+	return false // Drain or Close
+}
+
+// ok reports whether the rules took a call. One they refused is a bug
+// here, and broke them: Next says Close from then on, and the end's log
+// line says why.
+func (c *conn) ok(err error) bool {
+	return err == nil
 }
 
 // next asks the rules what comes next, over the request space if one is
@@ -115,57 +127,50 @@ func (c *conn) goIdle() bool {
 	return !c.srv.isShuttingDown()
 }
 
-// await waits for the next request's first bytes with a plain read.
+// await waits for the next request's first bytes, holding no request
+// space: the socket takes one when they come. Shutdown stops a waiting
+// connection: that is the loop's own business, not its rules'.
 func (c *conn) await() bool {
 	if !c.goIdle() {
+		c.stopped = true
 		return false
 	}
-	c.take()
-	n, err := c.sock.read(c.space.buf)
+	space, n, err := c.sock.receive(&c.srv.spaces)
 	c.sock.markBusy()
-	c.received(n, err)
-	return true
+	if space != nil {
+		c.space = space
+	}
+	if n == 0 && isTimeout(err) && c.srv.isShuttingDown() {
+		// Shutdown's wake (socket.wake), or an idle deadline that passed
+		// as it began.
+		c.stopped = true
+		return false
+	}
+	return c.received(n, err)
 }
 
 // readMore reads more of the request in hand within its deadline.
-func (c *conn) readMore() {
+func (c *conn) readMore() bool {
 	n, err := c.sock.readMore(c.space.buf[c.rules.Filled():])
-	c.received(n, err)
+	return c.received(n, err)
 }
 
 // received tells the rules what a read brought: bytes, or none, by a
-// deadline or because the peer or the socket is gone (a read that brings
-// nothing without an error is taken as gone, not retried).
-func (c *conn) received(n int, err error) {
+// deadline or because the peer left or the socket failed (a read that
+// brings nothing without an error is taken as the peer's end, not
+// retried). A socket Shutdown closed under the connection, as its last
+// resort, stops the loop.
+func (c *conn) received(n int, err error) bool {
 	switch {
 	case n > 0:
-		c.rules.Received(n)
+		return c.ok(c.rules.Received(n))
+	case errors.Is(err, net.ErrClosed):
+		c.stopped = true
+		return false
 	case isTimeout(err):
-		c.rules.TimedOut()
-	default:
-		c.rules.Gone()
+		return c.ok(c.rules.TimedOut())
 	}
-}
-
-// decide does the server's part of a request step and reports whether
-// the connection goes on (false: a write failed).
-func (c *conn) decide(a h1.Action) bool {
-	switch a {
-	case h1.Begin:
-		c.sock.begin()
-	case h1.Head:
-		return c.decideHead()
-	case h1.Continue:
-		if c.sock.write(continueResponse) != nil {
-			return false
-		}
-		c.rules.ContinueSent()
-	case h1.Body:
-		return c.decideRequest()
-	case h1.Refuse:
-		return c.refuse()
-	}
-	return true
+	return c.ok(c.rules.Gone())
 }
 
 // decideHead passes the in-flight gate and runs the receive order on the
@@ -184,8 +189,7 @@ func (c *conn) decideHead() bool {
 	if h.answer.status != 0 {
 		return c.finish(&h.answer, req)
 	}
-	c.rules.ReadBody()
-	return true
+	return c.ok(c.rules.ReadBody())
 }
 
 // decideRequest runs the rest of the receive order on the whole request,
@@ -193,11 +197,15 @@ func (c *conn) decideHead() bool {
 func (c *conn) decideRequest() bool {
 	s := c.srv
 	req, d := &c.space.req, &c.space.dec
+	body, err := c.rules.Body(c.space.buf)
+	if !c.ok(err) {
+		return false
+	}
 	*d = decision{}
 	// The reply buffer is the pooled space's, lent to the route for this
 	// request only: an idle connection holds none.
 	c.mem.out = c.space.reply
-	s.route.decide(req, c.space.head.next, c.rules.Body(c.space.buf), c.sock.now(), &c.mem, d)
+	s.route.decide(req, c.space.head.next, body, c.sock.now(), &c.mem, d)
 	c.space.reply, c.mem.out = c.mem.out, nil
 	// Ended first: an initialize reclaims expired sessions before it
 	// opens its own.
@@ -219,18 +227,26 @@ func (c *conn) decideRequest() bool {
 	return c.finish(&d.answer, req)
 }
 
-// refuse answers bytes that make no request, or not in time: the parser's
-// status, or 408 (H-P08).
+// refuse answers bytes that make no request, or not in time, or a
+// connection over MaxConns: the parser's status, or 408 (H-P08), or 503
+// (H-P15).
 func (c *conn) refuse() bool {
-	r := c.rules.Refusal()
-	d := &c.space.dec
-	if r.Err != nil {
-		d.answer = parseRefusal(r.Err)
-		return c.finish(&d.answer, nil)
+	r, err := c.rules.Refused()
+	if !c.ok(err) {
+		return false
 	}
-	d.answer = response{status: r.Status, rule: r.Rule}
+	c.take() // a connection refused over MaxConns has none yet
+	d := &c.space.dec
 	var req *httpparse.Request
-	if c.rules.HeadLen() > 0 {
+	switch {
+	case r.Err != nil:
+		d.answer = parseRefusal(r.Err)
+	case r.Status == 503:
+		d.answer = unavailable(r.Rule)
+	default:
+		d.answer = response{status: r.Status, rule: r.Rule}
+	}
+	if r.HeadParsed {
 		req = &c.space.req // late in its body: the log correlates its token
 	}
 	return c.finish(&d.answer, req)
@@ -242,49 +258,56 @@ func isTimeout(err error) bool {
 }
 
 // finish writes resp, sealed, for req (nil when none parsed), and
-// reports whether the write went through. Whether the answer closes the
+// reports whether the connection goes on. Whether the answer closes the
 // connection is the rules' choice, made here where its Connection: close
-// is written.
+// is written; a write that fails is theirs to know too.
 func (c *conn) finish(resp *response, req *httpparse.Request) bool {
 	s := c.srv
 	c.leaveGate()
-	c.take() // a connection refused over MaxConns has none yet
 	seal(resp)
 	// The HEAD flag is set after the H-P10 guard, so a 500 that replaces
 	// an answer to HEAD carries no body either.
 	resp = guarded(resp)
 	resp.headRequest = req != nil && req.Method == httpparse.MethodHEAD
-	resp.close, _ = c.rules.Answering(resp.status, s.isShuttingDown())
 	date := s.dates.get(c.sock.now())
-	out := appendResponse(c.space.out[:0], resp, date)
-	if len(out) > s.cfg.MaxResponse {
+	out := appendHead(c.space.out[:0], resp, date)
+	// The size bound counts the Connection: close field the answer may
+	// yet carry, so the answer is chosen once, before the rules are told.
+	if len(out)+endLen(resp) > s.cfg.MaxResponse {
 		internal := internalError
 		internal.headRequest = resp.headRequest
 		resp = &internal
-		resp.close, _ = c.rules.Answering(resp.status, s.isShuttingDown())
-		out = appendResponse(out[:0], resp, date)
+		out = appendHead(out[:0], resp, date)
 	}
+	closes, why, err := c.rules.Answering(resp.status, s.isShuttingDown())
+	if !c.ok(err) {
+		return false
+	}
+	resp.close = closes
+	out = appendEnd(out, resp)
 	c.space.out = out
 	// Report before writing, so a client that has read the answer can
 	// rely on the decision being recorded (traces pair them in order).
-	s.report(c.id, resp, req)
-	if s.cfg.OnExchange != nil {
-		s.cfg.OnExchange(Exchange{Conn: c.id, Request: bytes.Clone(c.space.buf[:c.rules.RequestBytes()]), Response: bytes.Clone(out), Decision: Decision{Status: resp.status, Rule: resp.rule}})
-	}
-	if c.sock.write(out) != nil {
+	n, err := c.rules.RequestBytes()
+	if !c.ok(err) {
 		return false
 	}
-	c.rules.Answered(c.space.buf)
-	return true
+	s.report(c.id, resp, why, req, c.space.buf[:n], out)
+	if c.sock.write(out) != nil {
+		return c.ok(c.rules.WriteFailed())
+	}
+	return c.ok(c.rules.Answered(c.space.buf))
 }
 
-// refuseOverCapacity answers a connection over MaxConns with 503 and closes.
+// refuseOverCapacity answers a connection over MaxConns with 503 and
+// closes (H-P15): its rules refuse it before anything is read, and the
+// loop answers and drains it as any refusal.
 func (c *conn) refuseOverCapacity() {
-	defer c.end()
-	full := unavailable(rule.ConnectionCap)
-	if c.finish(&full, nil) {
-		c.step() // the drain the rules ask for after a closing answer
+	if c.ok(c.rules.OverCapacity()) {
+		c.serve()
+		return
 	}
+	c.end()
 }
 
 // leaveGate gives back the in-flight place the request in hand holds, if
@@ -297,12 +320,12 @@ func (c *conn) leaveGate() {
 }
 
 // end leaves the in-flight gate if a request held a place, returns the
-// space and closes.
+// space, closes, and logs how the connection ended.
 func (c *conn) end() {
 	c.leaveGate()
-	c.rules.Gone()
 	c.drop()
 	c.sock.close()
+	c.srv.connectionClosed(c.id, c.rules.Ended(), c.stopped)
 }
 
 // take takes a request space from the pool, if none is held.

@@ -4,6 +4,8 @@ import (
 	"crypto/rand"
 	"io"
 	"net"
+	"runtime"
+	"sync"
 	"testing"
 	"time"
 
@@ -87,6 +89,41 @@ func TestDrainHoldsNoRequestBuffer(t *testing.T) {
 			}
 			if held {
 				t.Error("the connection held its request buffer while draining")
+			}
+		})
+	}
+}
+
+// TestIdleHoldsNoRequestBuffer: a keep-alive connection waiting for its
+// next request holds no request space, whether it waits in the poller (a
+// socket) or in a plain read (any other net.Conn), so idle connections
+// cost no ~20 KiB buffer each. It looks once the connection is marked
+// idle after its answer: the space was given back before the mark.
+func TestIdleHoldsNoRequestBuffer(t *testing.T) {
+	const metadata = "GET /.well-known/oauth-protected-resource/mcp HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n"
+	for _, tc := range []struct {
+		name string
+		pair func(testing.TB) (net.Conn, net.Conn)
+	}{
+		{"on a socket, the wait in the poller", streamPair},
+		{"in memory, a plain read", func(testing.TB) (net.Conn, net.Conn) { return net.Pipe() }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			server, client := tc.pair(t)
+			c := newConn(newTestServer(t), server)
+			var served sync.WaitGroup
+			served.Go(c.serve)
+			defer served.Wait()
+			defer client.Close()
+			client.Write([]byte(metadata))
+			if line := readStatusLine(t, client); line != "HTTP/1.1 200 OK" {
+				t.Fatalf("answer %q", line)
+			}
+			for !c.sock.idle.Load() {
+				runtime.Gosched()
+			}
+			if c.space != nil {
+				t.Error("the idle connection holds a request space")
 			}
 		})
 	}

@@ -343,11 +343,12 @@ func TestListen(t *testing.T) {
 	})
 }
 
-// TestKeepAliveReceive checks the socket's request loop (conn.readable):
-// after answering, a keep-alive connection waits for its next request
-// without first making a read that would find nothing, so whatever comes
-// after an answer must still be seen at once: the next request, the rest
-// of one split across two writes, the client's half-close. The idle
+// TestKeepAliveReceive checks the socket's receive (socket.receive):
+// after answering, a keep-alive connection waits for its next request in
+// the poller, which forgets on each wait's entry that the socket became
+// readable, so whatever comes after an answer, even before the wait
+// began, must still be seen at once: the next request, the rest of one
+// split across two writes, the client's half-close. The idle
 // timeout is a minute, so a connection left waiting for an event that
 // never comes fails readAll's 5 s deadline instead of closing as idle.
 func TestKeepAliveReceive(t *testing.T) {

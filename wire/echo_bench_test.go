@@ -16,11 +16,15 @@ import (
 // It parses nothing, checks nothing and sets no deadline.
 //
 // It comes in two forms. The plain one (serve) reads as net.Conn does,
-// until a read finds nothing, then waits: three system calls per
-// keep-alive request. The receiving one (serveReceiving) reads as rawmcp
-// does on a socket, one recvmmsg that also finds the socket empty, and
-// waits inside one RawConn.Read: two system calls per request, rawmcp's
-// own, so what rawmcp spends above it is HTTP, MCP, policy and bounds.
+// and as rawmcp does on a socket: until a read finds nothing, then waits,
+// three system calls per keep-alive request, so what rawmcp spends above
+// it is HTTP, MCP, policy and bounds. The receiving one (serveReceiving)
+// is the least a server on the runtime's poller can spend: it answers
+// inside one RawConn.Read that never returns, whose one recvmmsg also
+// finds the socket empty, so it waits without that last read, two system
+// calls per request. A server that returns from RawConn.Read between
+// requests, as rawmcp does, cannot skip that read: RawConn.Read forgets
+// on entry that the socket became readable.
 type echoServer struct {
 	reqLen    int
 	resp      []byte
@@ -95,7 +99,8 @@ func (e *echoServer) serveReceiving(nc net.Conn) {
 	if err != nil {
 		return
 	}
-	recv := wire.NewReceiver(1 << 10)
+	var buf [1 << 10]byte
+	var scratch receiveScratch
 	pending, drained := 0, false
 	raw.Read(func(fd uintptr) bool {
 		for {
@@ -103,15 +108,15 @@ func (e *echoServer) serveReceiving(nc net.Conn) {
 				drained = false
 				return false // the next byte raises the event the wait returns on
 			}
-			got, left, err := recv.Receive(fd)
+			n, left, err := receiveDrained(int(fd), buf[:], &scratch)
 			switch {
 			case err == syscall.EAGAIN:
 				return false
-			case err != nil || len(got) == 0:
+			case err != nil || n == 0:
 				return true
 			}
 			drained = left
-			for pending += len(got); pending >= e.reqLen; pending -= e.reqLen {
+			for pending += n; pending >= e.reqLen; pending -= e.reqLen {
 				if _, err := nc.Write(e.resp); err != nil {
 					return true
 				}

@@ -249,8 +249,9 @@ type rig struct {
 	secrets  client.Redactor
 	trace    strings.Builder
 
-	mu        sync.Mutex
-	exchanges []wire.Exchange // this client's, in the order answered
+	mu sync.Mutex // minted
+	// answers is where the server adds its answers, with their bytes.
+	answers *wire.Record
 
 	model lifecycle.Model
 	slots [2]slotView
@@ -300,7 +301,7 @@ func (r *rig) record(p lifecycle.Principal, canonical string) policy.TokenRecord
 func (r *rig) now() time.Time { return time.Now().Add(time.Duration(r.offset.Load())) }
 
 func newRig() (*rig, error) {
-	r := &rig{model: lifecycle.New(2)}
+	r := &rig{model: lifecycle.New(2), answers: wire.NewRecord(true)}
 	for p := range r.tokens {
 		if err := r.newToken(lifecycle.Principal(p)); err != nil {
 			return nil, err
@@ -323,17 +324,7 @@ func newRig() (*rig, error) {
 			// The fake clock runs at or ahead of real time, so socket
 			// deadlines computed from it never lie in the past.
 			c.Now = r.now
-			// The decisions are taken with the request bytes, so that
-			// only this client's count: the port may have served another
-			// program's test before, whose clients can still knock.
-			c.OnExchange = func(x wire.Exchange) {
-				r.mu.Lock()
-				defer r.mu.Unlock()
-				if !slices.ContainsFunc(r.minted, func(token string) bool { return bytes.Contains(x.Request, []byte(token)) }) {
-					return
-				}
-				r.exchanges = append(r.exchanges, x)
-			}
+			c.Record = r.answers
 		},
 	})
 	if err != nil {
@@ -526,25 +517,32 @@ func orUnknown(id string) string {
 	return id
 }
 
+// ours keeps the exchanges whose request carries one of this rig's
+// tokens, so that only this client's count: the port may have served
+// another program's test before, whose clients can still knock.
+func (r *rig) ours(xs []wire.Exchange) []wire.Exchange {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.DeleteFunc(xs, func(x wire.Exchange) bool {
+		return !slices.ContainsFunc(r.minted, func(token string) bool { return bytes.Contains(x.Request, []byte(token)) })
+	})
+}
+
 // exchange sends e's request and compares the answer with want.
 func (r *rig) exchange(e lifecycle.Event, want lifecycle.Answer) string {
 	raw, method := r.request(e)
-	r.mu.Lock()
-	r.exchanges = nil
-	r.mu.Unlock()
+	r.answers.Take()
 	resp, err := r.c.Do(raw, false)
 	client.Tracer{Secrets: &r.secrets}.Exchange(&r.trace, e.String(), raw, resp, err)
 	if err != nil {
 		return "no answer: " + err.Error()
 	}
-	r.mu.Lock()
-	exchanges := r.exchanges
-	r.mu.Unlock()
+	exchanges := r.ours(r.answers.Take())
 	var decisions []wire.Decision
 	for _, x := range exchanges {
 		decisions = append(decisions, x.Decision)
 	}
-	if len(decisions) != 1 || decisions[0] != (wire.Decision{Status: want.Status, Rule: want.Rule}) {
+	if len(decisions) != 1 || decisions[0].Status != want.Status || decisions[0].Rule != want.Rule {
 		var read strings.Builder
 		for _, x := range exchanges {
 			client.Tracer{Secrets: &r.secrets}.Request(&read, x.Request)

@@ -145,7 +145,16 @@ func TestHTTP10EveryStep(t *testing.T) {
 				Decisions        []wire.Decision
 			}
 			connection, _ := resp.Get("Connection")
-			want := view{"HTTP/1.1", c.status, "close", nil, []wire.Decision{{Status: c.status, Rule: c.rule}}}
+			// A parse error closes by its own rule, any other error by the
+			// receive order's, before HTTP/1.0 is asked.
+			closed := rule.HTTP10Closes
+			switch {
+			case slices.Contains(wire.ReceiveOrder[0].Rules, c.rule):
+				closed = rule.ParseErrorCloses
+			case c.status >= 400:
+				closed = rule.ReceiveOrder
+			}
+			want := view{"HTTP/1.1", c.status, "close", nil, []wire.Decision{{Status: c.status, Rule: c.rule, Closed: closed}}}
 			gotView := view{resp.Proto, resp.Status, connection, resp.Values("Transfer-Encoding"), f.TakeDecisions()}
 			if diff := cmp.Diff(want, gotView); diff != "" {
 				t.Errorf("answer (-want +got):\n%s", diff)

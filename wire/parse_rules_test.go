@@ -20,14 +20,14 @@ func TestParseRefusalRules(t *testing.T) {
 		raw  string
 		want wire.Decision
 	}{
-		{"H-17/whitespace between field name and colon", "GET /mcp HTTP/1.1\r\nHost : x\r\n\r\n", wire.Decision{Status: 400, Rule: rule.SpaceBeforeColon}},
-		{"H-21/a field name that is not a token", start + "Bad@Name: x\r\n\r\n", wire.Decision{Status: 400, Rule: rule.FieldNameNotToken}},
-		{"H-21/an empty field name", start + ": x\r\n\r\n", wire.Decision{Status: 400, Rule: rule.FieldNameNotToken}},
-		{"H-06/a field line without a colon", start + "NoColon\r\n\r\n", wire.Decision{Status: 400, Rule: rule.GrammarViolation}},
-		{"H-06/a Connection option that is not a token", start + "Connection: clo se\r\n\r\n", wire.Decision{Status: 400, Rule: rule.GrammarViolation}},
-		{"H-P03/obs-fold stays its own rule", start + "X-A: a\r\n b\r\n\r\n", wire.Decision{Status: 400, Rule: rule.NeverRepaired}},
-		{"H-P04/a control byte in a value", start + "X-A: a\x01b\r\n\r\n", wire.Decision{Status: 400, Rule: rule.ControlByteInValue}},
-		{"H-P01/a bare LF", "GET /mcp HTTP/1.1\nHost: x\r\n\r\n", wire.Decision{Status: 400, Rule: rule.BareLF}},
+		{"H-17/whitespace between field name and colon", "GET /mcp HTTP/1.1\r\nHost : x\r\n\r\n", wire.Decision{Status: 400, Rule: rule.SpaceBeforeColon, Closed: rule.ParseErrorCloses}},
+		{"H-21/a field name that is not a token", start + "Bad@Name: x\r\n\r\n", wire.Decision{Status: 400, Rule: rule.FieldNameNotToken, Closed: rule.ParseErrorCloses}},
+		{"H-21/an empty field name", start + ": x\r\n\r\n", wire.Decision{Status: 400, Rule: rule.FieldNameNotToken, Closed: rule.ParseErrorCloses}},
+		{"H-06/a field line without a colon", start + "NoColon\r\n\r\n", wire.Decision{Status: 400, Rule: rule.GrammarViolation, Closed: rule.ParseErrorCloses}},
+		{"H-06/a Connection option that is not a token", start + "Connection: clo se\r\n\r\n", wire.Decision{Status: 400, Rule: rule.GrammarViolation, Closed: rule.ParseErrorCloses}},
+		{"H-P03/obs-fold stays its own rule", start + "X-A: a\r\n b\r\n\r\n", wire.Decision{Status: 400, Rule: rule.NeverRepaired, Closed: rule.ParseErrorCloses}},
+		{"H-P04/a control byte in a value", start + "X-A: a\x01b\r\n\r\n", wire.Decision{Status: 400, Rule: rule.ControlByteInValue, Closed: rule.ParseErrorCloses}},
+		{"H-P01/a bare LF", "GET /mcp HTTP/1.1\nHost: x\r\n\r\n", wire.Decision{Status: 400, Rule: rule.BareLF, Closed: rule.ParseErrorCloses}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f.TakeDecisions()

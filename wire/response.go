@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// header is one response field. Only appendResponse turns headers into
+// header is one response field. Only appendHead turns headers into
 // bytes, and conn.finish passes every response through guarded first,
 // which replaces one whose values hold CR, LF, NUL or another control byte
 // with the constant 500 (H-P10), so nothing a handler computes can split a
@@ -21,7 +21,7 @@ type response struct {
 	contentType string
 	headers     []header // extra fields: Allow, WWW-Authenticate, Mcp-Session-Id, ...
 	body        []byte
-	close       bool // Connection: close, then the connection is closed (set by h1.Conn.Answering)
+	close       bool // Connection: close, then the connection is closed (h1.Conn.Answering's choice)
 	headRequest bool // the request was HEAD: framing headers as for GET, no body (RFC 9110 §9.3.2)
 	rule        rule.ID
 	detail      string // why a policy denial refused, for the log only
@@ -152,12 +152,13 @@ func guarded(r *response) *response {
 	return r
 }
 
-// appendResponse serialises r, which guarded has passed. Every response
-// carries Date (H-43), Cache-Control: no-store, and explicit framing
-// (never chunked, so an HTTP/1.0 client reads every answer, H-48):
-// Content-Length, except on 1xx and 204 (H-47); Connection: close when the
-// connection will close; X-Accel-Buffering: no on every event stream.
-func appendResponse(dst []byte, r *response, date []byte) []byte {
+// appendHead serialises r's status line and fields, all but the
+// Connection field, which waits for the rules' choice (appendEnd). r has
+// passed guarded. Every response carries Date (H-43), Cache-Control:
+// no-store, and explicit framing (never chunked, so an HTTP/1.0 client
+// reads every answer, H-48): Content-Length, except on 1xx and 204
+// (H-47); X-Accel-Buffering: no on every event stream.
+func appendHead(dst []byte, r *response, date []byte) []byte {
 	dst = append(dst, "HTTP/1.1 "...)
 	dst = strconv.AppendInt(dst, int64(r.status), 10)
 	dst = append(dst, ' ')
@@ -186,15 +187,35 @@ func appendResponse(dst []byte, r *response, date []byte) []byte {
 		dst = strconv.AppendInt(dst, int64(len(r.body)), 10)
 		dst = append(dst, "\r\n"...)
 	}
+	return dst
+}
+
+// appendEnd ends r's head, with Connection: close when the connection
+// will close, and appends its body, none for HEAD or 204.
+func appendEnd(dst []byte, r *response) []byte {
 	if r.close {
-		dst = append(dst, "Connection: close\r\n"...)
+		dst = append(dst, connectionClose...)
 	}
 	dst = append(dst, "\r\n"...)
-	if !r.headRequest && r.status != 204 {
+	if writesBody(r) {
 		dst = append(dst, r.body...)
 	}
 	return dst
 }
+
+// endLen is the most appendEnd adds: the Connection field, the blank line
+// and the body.
+func endLen(r *response) int {
+	n := len(connectionClose) + len("\r\n")
+	if writesBody(r) {
+		n += len(r.body)
+	}
+	return n
+}
+
+func writesBody(r *response) bool { return !r.headRequest && r.status != 204 }
+
+const connectionClose = "Connection: close\r\n"
 
 // continueResponse is the interim answer to Expect: 100-continue (H-P13).
 var continueResponse = []byte("HTTP/1.1 100 Continue\r\n\r\n")

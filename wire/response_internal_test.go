@@ -9,6 +9,11 @@ import (
 
 var testDate = []byte("Mon, 30 Nov 2026 03:00:00 GMT")
 
+// appendResponse is an answer's bytes as conn.finish writes them.
+func appendResponse(dst []byte, r *response, date []byte) []byte {
+	return appendEnd(appendHead(dst, r, date), r)
+}
+
 // TestAppendResponse pins the exact bytes the writer produces.
 func TestAppendResponse(t *testing.T) {
 	for _, tc := range []struct {

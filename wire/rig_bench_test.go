@@ -42,7 +42,7 @@ func startBenchRawmcp(tb testing.TB, tableCfg state.Config, configure func(*wire
 	fx, err := scenario.Start(scenario.Options{
 		TableConfig: &tableCfg,
 		Configure: func(cfg *wire.Config) {
-			cfg.OnDecision = nil
+			cfg.Record = nil
 			if configure != nil {
 				configure(cfg)
 			}

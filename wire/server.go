@@ -18,6 +18,7 @@ import (
 	"rawmcp/httpparse"
 	"rawmcp/policy"
 	"rawmcp/state"
+	"rawmcp/wire/h1"
 	"rawmcp/wire/mcp"
 )
 
@@ -48,7 +49,8 @@ type Config struct {
 	// SSERetry is the retry the priming event of a GET stream carries:
 	// clients poll at that pace for as long as the session lives.
 	SSERetry time.Duration
-	// MaxResponse is the largest response this server will write (64 KiB).
+	// MaxResponse is the largest response this server will write (64 KiB),
+	// counted with the Connection: close field any answer may carry.
 	MaxResponse int
 
 	// Now is the clock of every decision (session and token lifetimes,
@@ -56,29 +58,9 @@ type Config struct {
 	// behind the real clock, or every deadline has already passed.
 	Now    func() time.Time
 	Logger *slog.Logger
-	// OnDecision, if set, is called for each answer with the rule that
-	// decided it (traces print it), once the answer's bytes are built and
-	// before they are written, so a client that has read the answer finds
-	// the decision recorded. It must not block: the answer waits for it.
-	OnDecision func(Decision)
-	// OnExchange, if set, is called for each answer, right after
-	// OnDecision and before the write, with the bytes of the request and
-	// of the answer (copies), for `serve -trace`. It must not block.
-	OnExchange func(Exchange)
-}
-
-// Exchange is one answered request as it crossed the wire.
-type Exchange struct {
-	Conn     uint64
-	Request  []byte // what was read of the request: its head and as much body as arrived
-	Response []byte // the answer as written
-	Decision Decision
-}
-
-// Decision reports one answered request: its status and the rule behind it.
-type Decision struct {
-	Status int
-	Rule   rule.ID
+	// Record, if set, is where the server adds each answer it makes, for
+	// the caller to take (traces, tests). Nil: none is kept.
+	Record *Record
 }
 
 // NewConfig returns the profile's defaults around p and t.
@@ -105,6 +87,7 @@ type Server struct {
 	route    router
 	dates    dateCache
 	spaces   sync.Pool // *requestSpace, taken when a request begins
+	bufSize  int       // a request space's buffer, and its connection's capacity
 	inFlight atomic.Int64
 	conns    atomic.Int64
 	nextConn atomic.Uint64
@@ -151,8 +134,8 @@ func NewServer(cfg Config) (*Server, error) {
 	// One buffer holds the longest legal request: request line, header
 	// section and body. Reads never go past it, so the parser's limits
 	// trip before the buffer can fill.
-	bufSize := cfg.Limits.MaxRequestBytes()
-	s.spaces.New = func() any { return &requestSpace{buf: make([]byte, bufSize), out: make([]byte, 0, 1024)} }
+	s.bufSize = cfg.Limits.MaxRequestBytes()
+	s.spaces.New = func() any { return &requestSpace{buf: make([]byte, s.bufSize), out: make([]byte, 0, 1024)} }
 	return s, nil
 }
 
@@ -283,13 +266,17 @@ func (s *Server) isShuttingDown() bool {
 	}
 }
 
-// report logs an answered request and tells OnDecision. Refusals log at
+// report logs an answered request and adds it to the Record, if one is
+// set. Refusals log at
 // Info, answers at Debug. A line carries the connection number, status and
 // rule, and for the Authorization and Mcp-Session-Id headers only a short
 // irreversible correlation id (policy.Correlate), never the bytes: a
 // reader can match lines of one client without the log holding a secret
-// (A-33, A-P07). req is nil when the request never parsed.
-func (s *Server) report(connID uint64, r *response, req *httpparse.Request) {
+// (A-33, A-P07). req is nil when the request never parsed; closed is the
+// rule that closes the connection after the answer, if one does; request
+// and out are the request's bytes and the answer's, copied only for a
+// Record that keeps bytes.
+func (s *Server) report(connID uint64, r *response, closed rule.ID, req *httpparse.Request, request, out []byte) {
 	level, msg := slog.LevelDebug, "answered"
 	if r.status >= 400 {
 		level, msg = slog.LevelInfo, "refused"
@@ -309,9 +296,42 @@ func (s *Server) report(connID uint64, r *response, req *httpparse.Request) {
 		}
 		s.cfg.Logger.LogAttrs(context.Background(), level, msg, attrs...)
 	}
-	if s.cfg.OnDecision != nil {
-		s.cfg.OnDecision(Decision{Status: r.status, Rule: r.rule})
+	if rec := s.cfg.Record; rec != nil {
+		x := Exchange{Conn: connID, Decision: Decision{Status: r.status, Rule: r.rule, Closed: closed}}
+		if rec.bytes {
+			x.Request, x.Response = bytes.Clone(request), bytes.Clone(out)
+		}
+		rec.add(x)
 	}
+}
+
+// connectionClosed logs a connection's end: what ended it, and the rule
+// that closed it when one did (a closing answer's, H-33 for a request cut
+// short). stopped says the connection's loop stopped on its own, as the
+// server shut down. A rule's close logs at Info, like a refusal; a misuse
+// of the connection's rules, a bug, at Error; the rest (the peer left, the
+// idle wait ended, a write failed, shutdown) at Debug.
+func (s *Server) connectionClosed(connID uint64, e h1.End, stopped bool) {
+	level, by := slog.LevelDebug, e.Cause.String()
+	switch {
+	case stopped:
+		by = "shutdown"
+	case e.Cause == h1.ByMisuse:
+		level = slog.LevelError
+	case e.Rule != "":
+		level = slog.LevelInfo
+	}
+	if !s.cfg.Logger.Enabled(context.Background(), level) {
+		return
+	}
+	attrs := []slog.Attr{slog.Uint64("conn", connID), slog.String("by", by)}
+	if e.Rule != "" {
+		attrs = append(attrs, slog.String("rule", string(e.Rule)))
+	}
+	if e.Err != nil {
+		attrs = append(attrs, slog.String("error", e.Err.Error()))
+	}
+	s.cfg.Logger.LogAttrs(context.Background(), level, "connection closed", attrs...)
 }
 
 // sessionOpened logs a new session: who opened it, by correlation ids

@@ -3,14 +3,17 @@ package wire
 import (
 	"io"
 	"net"
+	"sync"
 	"sync/atomic"
 	"time"
 )
 
 // socket is a connection's I/O beneath its rules (h1.Conn) and their
-// driver (conn): reads into the slice it is given, writes, the deadlines,
-// the idle mark Shutdown wakes, the request's clock, the close. It holds
-// no request state. Its invariant:
+// driver (conn): the receive of a request's first bytes into a pooled
+// request space it takes only once they come, the reads of the rest into
+// the slice it is given, the writes, the deadlines, the idle mark
+// Shutdown wakes, the request's clock, the close. It holds no request
+// state. Its invariant:
 //
 //   - every read that can wait has its deadline armed first: the idle read
 //     IdleTimeout after the last request began (at most idleGranularity
@@ -26,9 +29,10 @@ import (
 //     reading after.
 //
 // On a Unix system, a net.Conn that implements syscall.Conn (a TCP
-// connection from Serve, or the fuzz target's socket pair) also gets the
-// fast receive and write of poller_unix.go; any other (the tests'
-// in-memory ones, every connection elsewhere) reads and writes plainly.
+// connection from Serve, or the fuzz target's socket pair) gets the
+// receive and write of poller_unix.go; any other (the tests' in-memory
+// ones, every connection elsewhere) receives a byte at first and writes
+// plainly.
 type socket struct {
 	nc  net.Conn
 	cfg *Config
@@ -49,6 +53,8 @@ type socket struct {
 	// idle is set while the connection waits for a request's first byte,
 	// the one wait Shutdown cuts short (wake).
 	idle atomic.Bool
+	// first is where receivePlain waits for a request's first byte.
+	first [1]byte
 }
 
 // markIdle arms the idle deadline and marks the connection idle, so that
@@ -83,10 +89,18 @@ func (s *socket) armIdle(from time.Time) {
 // far below IdleTimeout's margin over SSERetry.
 const idleGranularity = 10 * time.Millisecond
 
-// read reads the next request's first bytes into buf, within the idle
-// deadline markIdle armed.
-func (s *socket) read(buf []byte) (int, error) {
-	return s.nc.Read(buf)
+// receivePlain is receive on a net.Conn that is not a socket, or where
+// there is no fast path: a plain read can wait only with a buffer to read
+// into, so it waits for one byte, into the socket's own first, and takes
+// a request space only once that came. The rest of the request comes
+// through readMore, within the request's deadline.
+func (s *socket) receivePlain(spaces *sync.Pool) (*requestSpace, int, error) {
+	if n, err := s.nc.Read(s.first[:]); n == 0 {
+		return nil, 0, err
+	}
+	space := spaces.Get().(*requestSpace)
+	space.buf[0] = s.first[0]
+	return space, 1, nil
 }
 
 // begin starts the clock of a request whose first bytes are in the buffer.

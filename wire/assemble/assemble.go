@@ -48,7 +48,7 @@ type Config struct {
 	// Random is the session id source; nil means crypto/rand.
 	Random io.Reader
 	// Configure, if set, adjusts the server's Config (limits, logger,
-	// clock, OnDecision) before it is built; its Policy is nil there and
+	// clock, Record) before it is built; its Policy is nil there and
 	// set by Assemble afterwards.
 	Configure func(*wire.Config)
 }

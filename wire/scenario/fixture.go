@@ -4,7 +4,6 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"fmt"
-	"sync"
 	"time"
 
 	"rawmcp/policy"
@@ -42,9 +41,10 @@ type Fixture struct {
 	Tokens   map[string]string
 	TokenIDs map[string]string
 
-	srv       *assemble.Server
-	mu        sync.Mutex
-	decisions []wire.Decision
+	srv *assemble.Server
+	// record is where the server adds its answers, unless Configure took
+	// it away (a benchmark would let it grow without bound).
+	record *wire.Record
 }
 
 // Options adjust a fixture.
@@ -59,13 +59,13 @@ type Options struct {
 // Start binds 127.0.0.1:0, mints the fixture tokens for that port's
 // canonical URI, and serves.
 func Start(opts Options) (*Fixture, error) {
-	f := &Fixture{Tokens: map[string]string{}, TokenIDs: map[string]string{}}
+	f := &Fixture{Tokens: map[string]string{}, TokenIDs: map[string]string{}, record: wire.NewRecord(false)}
 	cfg := assemble.Config{
 		Issuer:  Issuer,
 		Tenants: []string{TenantAcme, TenantUnicode},
 		Tokens:  func(canonical string) ([]policy.TokenFileEntry, error) { return f.mintTokens(canonical, time.Now()) },
 		Configure: func(c *wire.Config) {
-			c.OnDecision = f.record
+			c.Record = f.record
 			if opts.Configure != nil {
 				opts.Configure(c)
 			}
@@ -97,19 +97,13 @@ func (f *Fixture) Revoke(tokenID string) bool { return f.srv.Revoke(tokenID) }
 // Close shuts the server down gracefully, waiting at most 5 s.
 func (f *Fixture) Close() error { return f.srv.Close() }
 
-func (f *Fixture) record(d wire.Decision) {
-	f.mu.Lock()
-	f.decisions = append(f.decisions, d)
-	f.mu.Unlock()
-}
-
 // TakeDecisions returns and forgets the decisions recorded so far, in the
 // order the server made them.
 func (f *Fixture) TakeDecisions() []wire.Decision {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	d := f.decisions
-	f.decisions = nil
+	var d []wire.Decision
+	for _, x := range f.record.Take() {
+		d = append(d, x.Decision)
+	}
 	return d
 }
 

@@ -98,6 +98,7 @@ func Serve(ctx context.Context, opts ServeOptions, ready func(Endpoint) error) e
 		tr = &serveTracer{t: tracer{w: opts.Trace, secret: &client.Redactor{}}}
 	}
 	refused := &refusals{}
+	record := wire.NewRecord(tr != nil)
 	table := state.DefaultConfig()
 	table.MaxSessions, table.TTL = opts.MaxSessions, opts.SessionTTL
 	srv, err := assemble.Start(opts.Addr, assemble.Config{
@@ -125,21 +126,20 @@ func Serve(ctx context.Context, opts ServeOptions, ready func(Endpoint) error) e
 		Configure: func(c *wire.Config) {
 			c.MaxInFlight = opts.MaxInFlight
 			c.Logger = opts.Logger
-			c.OnDecision = refused.add
-			if tr != nil {
-				c.OnExchange = tr.exchange
-			}
+			c.Record = record
 		},
 	})
 	if err != nil {
 		return err
 	}
+	following := follow(record, refused, tr)
 	endpoint.URL, endpoint.MetadataURL = srv.URL, srv.MetadataURL
 	if srv.LocalURL != srv.URL {
 		endpoint.LocalURL = srv.LocalURL
 	}
 	if err := ready(endpoint); err != nil {
 		srv.Close()
+		following.stop()
 		return err
 	}
 	opts.Logger.Info("serving", "url", endpoint.URL, "metadata_url", endpoint.MetadataURL, "local_url", srv.LocalURL)
@@ -151,10 +151,53 @@ func Serve(ctx context.Context, opts ServeOptions, ready func(Endpoint) error) e
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	err = srv.Shutdown(shutdownCtx)
+	following.stop()
 	if opts.Summary != nil {
 		refused.write(opts.Summary)
 	}
 	return err
+}
+
+// follower takes the answers the server adds to its record as they come:
+// it counts each for the summary, and traces it with -trace.
+type follower struct {
+	record  *wire.Record
+	refused *refusals
+	tr      *serveTracer
+	stopped chan struct{}
+	done    chan struct{}
+}
+
+func follow(record *wire.Record, refused *refusals, tr *serveTracer) *follower {
+	f := &follower{record: record, refused: refused, tr: tr, stopped: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(f.done)
+		for {
+			select {
+			case <-record.Added():
+				f.take()
+			case <-f.stopped:
+				f.take()
+				return
+			}
+		}
+	}()
+	return f
+}
+
+// stop takes what is left and returns; the server has stopped adding.
+func (f *follower) stop() {
+	close(f.stopped)
+	<-f.done
+}
+
+func (f *follower) take() {
+	for _, x := range f.record.Take() {
+		f.refused.add(x.Decision)
+		if f.tr != nil {
+			f.tr.exchange(x)
+		}
+	}
 }
 
 // demoToken mints the one token of a server started without a token file:

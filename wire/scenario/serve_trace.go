@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"rawmcp/httpparse"
 	"rawmcp/wire"
@@ -16,10 +15,10 @@ import (
 // serveTracer prints the exchanges of `serve -trace`: every connection's
 // requests and answers, curl -v style, the token and session ids as
 // correlation ids, each line prefixed with its connection so interleaved
-// clients stay readable.
+// clients stay readable. One goroutine prints (follower), so each
+// exchange is written whole.
 type serveTracer struct {
-	mu sync.Mutex // one exchange is written whole
-	t  tracer
+	t tracer
 }
 
 func (s *serveTracer) exchange(x wire.Exchange) {
@@ -47,9 +46,7 @@ func (s *serveTracer) exchange(x wire.Exchange) {
 		out.WriteString(prefix + line)
 	}
 	out.WriteString("\n\n")
-	s.mu.Lock()
 	io.WriteString(s.t.w, out.String())
-	s.mu.Unlock()
 }
 
 // maxExchangeLines bounds one traced exchange: a head has at most 32
@@ -59,9 +56,8 @@ const maxExchangeLines = 96
 func isHead(request []byte) bool { return bytes.HasPrefix(request, []byte("HEAD ")) }
 
 // refusals counts what `serve` refused, by status and rule, for the summary
-// it prints when it stops.
+// it prints when it stops (follower counts, then write prints).
 type refusals struct {
-	mu     sync.Mutex
 	counts map[wire.Decision]int
 }
 
@@ -69,19 +65,15 @@ func (r *refusals) add(d wire.Decision) {
 	if d.Status < 400 {
 		return
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	if r.counts == nil {
 		r.counts = map[wire.Decision]int{}
 	}
-	r.counts[d]++
+	r.counts[wire.Decision{Status: d.Status, Rule: d.Rule}]++
 }
 
 // write prints one line per status and rule, most frequent first:
 // "  401 A-08 ×1  no bearer credential …".
 func (r *refusals) write(w io.Writer) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	total := 0
 	var ds []wire.Decision
 	for d, n := range r.counts {

@@ -25,6 +25,9 @@ import (
 //     <
 //     {"jsonrpc":"2.0","id":1,"result":{...}}
 //     = T-53: initialize answers with 2025-11-25 whatever version was proposed: ...
+//
+// An answer after which the server closes the connection is followed by
+// the rule that closed it: "= closed: H-39".
 type tracer struct {
 	w      io.Writer
 	secret *client.Redactor
@@ -49,6 +52,9 @@ func (t *tracer) exchange(step string, raw []byte, resp *httpparse.Response, err
 	switch {
 	case d != nil:
 		b.WriteString("= " + string(d.Rule) + ": " + d.Rule.Text() + "\n")
+		if d.Closed != "" {
+			b.WriteString("= closed: " + string(d.Closed) + "\n")
+		}
 	case resp != nil:
 		b.WriteString("= (the server recorded no decision)\n")
 	}

@@ -76,6 +76,26 @@ func TestTraceOfEveryScenario(t *testing.T) {
 			t.Errorf("%d responses, %d rule annotations with an explanation", len(responses), len(rules))
 		}
 	})
+	t.Run("T-P14/an answer says the rule that closed its connection exactly when it carries Connection: close", func(t *testing.T) {
+		closing, named := 0, 0
+		decided := regexp.MustCompile(`(?m)^= [A-Z]-[A-Za-z0-9-]+: \S`)
+		// Each exchange begins with its "* " line; a body may hold blank lines.
+		for _, x := range regexp.MustCompile(`(?m)^\* `).Split(text, -1) {
+			says, closes := strings.Contains(x, "\n< Connection: close\n"), regexp.MustCompile(`(?m)^= closed: [A-Z]-[A-Za-z0-9-]+$`).MatchString(x)
+			if closes && !says {
+				t.Errorf("an answer without Connection: close names a rule that closed its connection:\n%s", x)
+			}
+			if says && decided.MatchString(x) {
+				closing++
+				if closes {
+					named++
+				}
+			}
+		}
+		if closing == 0 || named != closing {
+			t.Errorf("%d answers with Connection: close and a server decision, %d of them name the rule that closed the connection", closing, named)
+		}
+	})
 	t.Run("H-P01/a bare LF stays visible", func(t *testing.T) {
 		if !strings.Contains(text, "> POST /mcp HTTP/1.1\\n\n") {
 			t.Error(`no request line shown ending in a visible \n`)
@@ -115,6 +135,14 @@ func TestTraceExchange(t *testing.T) {
 			err:  client.ErrClosed,
 			want: "* step\n> DELETE /mcp HTTP/1.1\n> Authorization: Bearer " + client.TokenLabel("unknown-token") +
 				"\n> Mcp-Session-Id: " + client.SessionLabel("forged") + "\n>\n! no response: " + client.ErrClosed.Error() + "\n\n",
+		},
+		{
+			name: "H-39/an answer that closes the connection names the rule that closed it",
+			raw:  "GET /mcp HTTP/1.0\r\n\r\n",
+			resp: &httpparse.Response{Proto: "HTTP/1.1", Status: 200, Reason: "OK", Header: []httpparse.HeaderLine{{Name: "Connection", Value: "close"}}},
+			d:    &wire.Decision{Status: 200, Rule: rule.GetStream, Closed: rule.HTTP10Closes},
+			want: "* step\n> GET /mcp HTTP/1.0\n>\n< HTTP/1.1 200 OK\n< Connection: close\n<\n" +
+				"= T-25: " + rule.GetStream.Text() + "\n= closed: H-39\n\n",
 		},
 		{
 			name: "H-P03/obs-fold, bare CR and NUL are shown, not repaired",

@@ -21,7 +21,7 @@ func startFixture(t *testing.T, configure func(*wire.Config)) *scenario.Fixture 
 	t.Helper()
 	tableCfg := state.DefaultConfig()
 	f, err := scenario.Start(scenario.Options{TableConfig: &tableCfg, Configure: func(cfg *wire.Config) {
-		cfg.OnDecision = nil
+		cfg.Record = nil
 		if configure != nil {
 			configure(cfg)
 		}
@@ -100,15 +100,17 @@ func TestMainAgainstRawmcp(t *testing.T) {
 // them initializes a new session, and every request is still answered.
 func TestRenewsSessionOn404(t *testing.T) {
 	var offset atomic.Int64
-	var decisions atomic.Int64
+	record := wire.NewRecord(false)
 	f := startFixture(t, func(cfg *wire.Config) {
 		cfg.Now = func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
-		cfg.OnDecision = func(wire.Decision) {
-			if decisions.Add(1) == 50 {
-				offset.Store(int64(state.DefaultConfig().TTL + time.Second))
-			}
-		}
+		cfg.Record = record
 	})
+	go func() {
+		for answers := 0; answers < 50; answers += len(record.Take()) {
+			<-record.Added()
+		}
+		offset.Store(int64(state.DefaultConfig().TTL + time.Second))
+	}()
 	code, res, _, stderr := runMain(t, "-url", f.URL, "-token", f.Tokens["alice"], "-json", "-conns", "4", "-requests", "300")
 	if diff := cmp.Diff(summary{0, "ping", 4, 1, 300, 0, nil}, summarize(code, res)); diff != "" {
 		t.Errorf("result (-want +got):\n%s\nstderr: %s", diff, stderr)

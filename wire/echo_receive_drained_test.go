@@ -1,6 +1,6 @@
 //go:build linux && (amd64 || arm64)
 
-package wire
+package wire_test
 
 import (
 	"syscall"
@@ -9,8 +9,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestReceiveDrained checks the one system call that brings a request's
-// first bytes and says whether the socket was left empty, on a stream
+// TestReceiveDrained checks the echo floor's receive, the one system call
+// that brings a request's first bytes and says whether the socket was
+// left empty, on a stream
 // socket pair whose writes reach the other end before they return, and a
 // buffer of 8 bytes: 7 for the first message, the eighth from the second.
 func TestReceiveDrained(t *testing.T) {
@@ -56,11 +57,12 @@ func TestReceiveDrained(t *testing.T) {
 			if tc.closed {
 				syscall.Shutdown(fds[1], syscall.SHUT_WR)
 			}
-			sp := &requestSpace{buf: make([]byte, 8)}
+			buf := make([]byte, 8)
+			var scratch receiveScratch
 			var got []receipt
 			for range tc.receipts {
-				n, drained, err := receiveDrained(fds[0], sp.buf, &sp.recv)
-				got = append(got, receipt{string(sp.buf[:n]), drained, err})
+				n, drained, err := receiveDrained(fds[0], buf, &scratch)
+				got = append(got, receipt{string(buf[:n]), drained, err})
 			}
 			if diff := cmp.Diff(tc.receipts, got, cmp.Comparer(func(a, b error) bool { return a == b })); diff != "" {
 				t.Errorf("receipts (-want +got):\n%s", diff)

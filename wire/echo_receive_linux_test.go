@@ -1,6 +1,6 @@
 //go:build linux && (amd64 || arm64)
 
-package wire
+package wire_test
 
 import (
 	"syscall"
@@ -8,8 +8,7 @@ import (
 )
 
 // receiveScratch is what receiveDrained hands the kernel: two message
-// headers, their buffers' descriptions and the second one's byte, in the
-// pooled request space (requestSpace.recv).
+// headers, their buffers' descriptions and the second one's byte.
 type receiveScratch struct {
 	msgs  [2]mmsghdr
 	iov   [2]syscall.Iovec
@@ -24,7 +23,9 @@ type mmsghdr struct {
 	_   [4]byte
 }
 
-// receiveDrained reads what the socket fd holds into buf, with one recvmmsg(2) of two messages on the stream: the first
+// receiveDrained is the echo floor's receive (echorecv): it reads what
+// the socket fd holds into buf, with one recvmmsg(2) of two messages on
+// the stream: the first
 // takes the bytes into all of the buffer but its last byte, the second
 // asks the socket once more, for one byte, in the same system call. So
 // the read the edge-triggered poller needs before a wait, one that finds

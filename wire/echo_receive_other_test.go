@@ -1,6 +1,6 @@
 //go:build unix && !(linux && (amd64 || arm64))
 
-package wire
+package wire_test
 
 import "syscall"
 
@@ -8,8 +8,9 @@ import "syscall"
 type receiveScratch struct{}
 
 // receiveDrained reads what the socket fd holds into buf. Without
-// recvmmsg(2) it cannot learn in the same call whether anything is left, so it never reports drained: the connection reads once
-// more before it waits, as the poller needs.
+// recvmmsg(2) it cannot learn in the same call whether anything is left,
+// so it never reports drained: the floor reads once more before it
+// waits, as the poller needs.
 func receiveDrained(fd int, buf []byte, _ *receiveScratch) (n int, drained bool, err error) {
 	n, err = syscall.Read(fd, buf)
 	if err != nil {
