@@ -195,7 +195,7 @@ func TestJSONDocument(t *testing.T) {
 	for k := range doc {
 		members = append(members, k)
 	}
-	want := []string{"checks", "counts", "duration_ms", "incomplete", "protocol_version", "reached", "revisions", "server", "started", "target"}
+	want := []string{"checks", "counts", "duration_ms", "incomplete", "negotiated", "protocol_version", "reached", "revisions", "server", "started", "stopped", "target"}
 	if diff := cmp.Diff(want, sorted(members)); diff != "" {
 		t.Errorf("members (-want +got):\n%s", diff)
 	}
@@ -264,7 +264,6 @@ func TestPreflightGatesTheRun(t *testing.T) {
 		reason            string
 	}{
 		{"the token is refused", srv.Addr, "tok-nobody-0000", "the token was refused: initialize answered 401"},
-		{"no token for a server that needs one", srv.Addr, "", "the target requires a token (initialize answered 401): give -token"},
 		{"no MCP endpoint", notMCP, "", "no MCP endpoint at http://" + notMCP + "/mcp: initialize answered 404, not an InitializeResult; server/discover answered 404"},
 	}
 	for _, tt := range tests {
