@@ -144,7 +144,7 @@ func runDP03(t *checkRun) outcome {
 // Host to its upstream makes the server name its internal URL. It runs
 // after AU-11 and AU-02: a document that is missing, behind a token or
 // names another resource is their finding, reported once.
-var dp04 = Check{ID: "DP-04", Level: Must, Source: "RFC 9728 §3.3, §5.1", Rule: rule.MetadataResource, Needs: NeedAuth | NeedLegacy,
+var dp04 = Check{ID: "DP-04", Level: Must, Source: "RFC 9728 §3.3, §5.1", Rule: rule.MetadataResource, Needs: NeedAuth | NeedLegacy, Since: "2025-06-18",
 	Section: "RFC 9728 §3.3", Keyword: "MUST", Binds: Deployment,
 	Title:    "The metadata names the public URL",
 	Sends:    "initialize without a token; the metadata at the path-inserted and root well-known paths and at the challenge's resource_metadata",

@@ -30,6 +30,20 @@ var pvFlaws = []flawCase{
 			}
 			return nil
 		}}},
+	// The version the server negotiated holds the other checks to its
+	// rules: the header checks arrived in 2025-06-18 and the metadata and
+	// scope checks later, and 2025-03-26 servers MUST receive batches.
+	{check: "PV-06", name: "initialize proposing 2025-11-25 answered 2025-03-26, though 2025-11-25 is served", want: probe.Fail,
+		says: "initialize proposing 2025-11-25 was answered 2025-03-26, though the server supports 2025-11-25",
+		also: olderRevision(), flaw: negotiates("2025-03-26", true)},
+	{check: "PV-05", name: "an unsupported proposal is countered with an older version than the server supports", want: probe.Warn,
+		says: "answered protocolVersion 2025-03-26, though it answered 2025-11-25 when that was proposed",
+		flaw: flaw{response: func(_ *flawProxy, r *proxied, ans []byte) []byte {
+			if !bytes.Contains(r.body, []byte(`"protocolVersion":"2099-01-01"`)) {
+				return ans
+			}
+			return bytes.Replace(ans, []byte(`"protocolVersion":"2025-11-25"`), []byte(`"protocolVersion":"2025-03-26"`), 1)
+		}}},
 	{check: "PV-05", name: "an unsupported proposal is echoed as the version", want: probe.Fail, says: "echoed 2099-01-01",
 		flaw: flaw{response: func(_ *flawProxy, r *proxied, ans []byte) []byte {
 			if !bytes.Contains(r.body, []byte(`"protocolVersion":"2099-01-01"`)) {
@@ -37,4 +51,43 @@ var pvFlaws = []flawCase{
 			}
 			return bytes.Replace(ans, []byte(`"protocolVersion":"2025-11-25"`), []byte(`"protocolVersion":"2099-01-01"`), 1)
 		}}},
+}
+
+// negotiates is a server that answers every initialize with version,
+// where rawmcp answers 2025-11-25 (the probe's sessions then carry it,
+// which the flaw takes as 2025-11-25 again); with served, a request
+// carrying 2025-11-25 is still served, so the server supports what it did
+// not negotiate, and without, it is refused as a server of version alone
+// refuses it.
+func negotiates(version string, served bool) flaw {
+	return flaw{
+		request: func(_ *flawProxy, r *proxied) []byte {
+			switch v := r.get("MCP-Protocol-Version"); {
+			case v == version:
+				r.set("MCP-Protocol-Version", "2025-11-25")
+			case v == "2025-11-25" && !served:
+				r.set("MCP-Protocol-Version", "2025-11-25-unsupported")
+			}
+			return nil
+		},
+		response: func(_ *flawProxy, r *proxied, ans []byte) []byte {
+			if !bytes.Contains(r.body, []byte(`"method":"initialize"`)) {
+				return ans
+			}
+			return withBody(ans, func(body []byte) []byte {
+				return bytes.Replace(body, []byte(`"protocolVersion":"2025-11-25"`), []byte(`"protocolVersion":"`+version+`"`), 1)
+			})
+		},
+	}
+}
+
+// olderRevision is what a server that negotiated 2025-03-26 earns beside
+// its flaw: the checks of rules that came later skip, and JR-01 holds it
+// to 2025-03-26's, under which rawmcp's refusal of a batch fails.
+func olderRevision() map[string]probe.Verdict {
+	want := map[string]probe.Verdict{"JR-01": probe.Fail}
+	for _, id := range []string{"PV-01", "PV-02", "PV-03", "PV-04", "AU-02", "AU-09", "AU-11", "DP-04", "L-01"} {
+		want[id] = probe.Skip
+	}
+	return want
 }

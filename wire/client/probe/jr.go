@@ -22,27 +22,74 @@ const unknownMethod = "rawmcp-probe/no-such-method"
 // response"): a server that answers a batch breaks no rule of its own, so
 // refusing one is hardening. Without MCP-Protocol-Version a server is to
 // assume 2025-03-26, whose transport allowed batches, so that answer is
-// reported, not judged.
+// reported, not judged. A server that negotiated 2025-03-26 is held to
+// that revision's rule instead: it MUST receive batches (Basic §Batching).
 var jr01 = Check{ID: "JR-01", Level: Hardening, Source: "MCP Transports §Sending 3 (one message per POST)", Rule: rule.OneMessagePerPost, Needs: NeedLegacy,
 	Section: "MCP Transports 2025-11-25 §Sending messages to the server", Keyword: "MUST", Binds: Client,
 	Title:    "Batches refused",
-	Sends:    "the batch [ping, ping] on a live session, with MCP-Protocol-Version, then without it",
-	Passes:   "400 to the batch with the version header; the answer without it is reported only (2025-03-26, assumed then, allowed batches)",
+	Sends:    "the batch [ping, ping] on a live session, with MCP-Protocol-Version, then without it (a 2025-03-26 session: once, without it)",
+	Passes:   "400 to the batch with the version header; the answer without it is reported only (2025-03-26, assumed then, allowed batches); a server that negotiated 2025-03-26 answers the batch",
 	Sessions: 1, Opens: 1, run: runJR01}
 
 func runJR01(t *checkRun) outcome {
 	s := t.session
-	a, _ := rpc("ping", "")
-	b, _ := rpc("ping", "")
+	a, idA := rpc("ping", "")
+	b, idB := rpc("ping", "")
 	batch := []byte("[" + string(a) + "," + string(b) + "]")
+	switch {
+	case s.version == rev20250326:
+		return t.batchReceived(s, batch, idA, idB)
+	case s.version < rev20250326:
+		return t.skip("the session negotiated MCP %s, which has no Streamable HTTP transport and no rule on batches over it", s.version)
+	}
 	with := t.must(t.postOn("a batch of two pings", s, batch))
 	without := t.must(t.postOn("a batch of two pings, no MCP-Protocol-Version", s, batch, drop("MCP-Protocol-Version")))
 	legacy := "without the header (2025-03-26 assumed, where batches were allowed) it " + without.describe()
 	if with.status() != 400 {
-		return t.unmet("a batch with MCP-Protocol-Version: %s %s, not 400: one JSON-RPC message per POST (Transports §2.1 item 3); %s", t.p.version, with.describe(), legacy).
+		return t.unmet("a batch with MCP-Protocol-Version: %s %s, not 400: one JSON-RPC message per POST (Transports §2.1 item 3); %s", s.version, with.describe(), legacy).
 			with("400", with.actual()+" to a batch")
 	}
 	return t.pass("answered 400 to the batch; %s", legacy)
+}
+
+// batchReceived judges a batch on a session that negotiated 2025-03-26,
+// whose implementations MUST receive batches (Basic §Batching): the
+// answer carries a response for each request, as a JSON array or as the
+// events of a stream. The probe sends no MCP-Protocol-Version, as a
+// 2025-03-26 client does not.
+func (t *checkRun) batchReceived(s *session, batch []byte, ids ...int64) outcome {
+	r := t.must(t.postOn("a batch of two pings, as a 2025-03-26 client sends it", s, batch, drop("MCP-Protocol-Version")))
+	var answered []json.RawMessage
+	if r.isSSE() {
+		for _, ev := range r.events() {
+			answered = append(answered, json.RawMessage(ev.Data))
+		}
+	} else {
+		answered = []json.RawMessage{r.resp.Body}
+	}
+	got := map[string]bool{}
+	for _, data := range answered {
+		var list []message
+		if json.Unmarshal(data, &list) != nil {
+			var one message
+			if json.Unmarshal(data, &one) != nil {
+				continue
+			}
+			list = []message{one}
+		}
+		for _, m := range list {
+			if m.Result != nil && m.Error == nil {
+				got[string(m.ID)] = true
+			}
+		}
+	}
+	for _, id := range ids {
+		if !is2xx(r.status()) || !got[strconv.FormatInt(id, 10)] {
+			return t.unmetAt(Must, "the session negotiated MCP %s, whose servers MUST receive JSON-RPC batches (Basic §Batching), and the batch %s", rev20250326, r.describe()).
+				with("a result for each ping of the batch", r.actual())
+		}
+	}
+	return t.pass("the session negotiated MCP %s, which allowed batches: the batch %s, a result for each ping", rev20250326, r.describe())
 }
 
 // JR-02: a request id is never null.

@@ -16,7 +16,7 @@ var modernCodes = []int{codeHeaderMismatch, codeMissingCapability, codeUnsupport
 
 // L-01: a 2025-11-25 server refuses a modern request in a way that lets a
 // dual-era client fall back to initialize.
-var l01 = Check{ID: "L-01", Level: Must, Source: "MCP 2025-11-25 Transports §Protocol Version Header (\"invalid or unsupported … MUST respond with 400\"); 2026-07-28 Transports §Backward Compatibility; Versioning §Compatibility matrix", Needs: NeedLegacy,
+var l01 = Check{ID: "L-01", Level: Must, Source: "MCP 2025-11-25 Transports §Protocol Version Header (\"invalid or unsupported … MUST respond with 400\"); 2026-07-28 Transports §Backward Compatibility; Versioning §Compatibility matrix", Needs: NeedLegacy, Since: "2025-06-18",
 	Section: "MCP 2025-11-25 Transports §Protocol Version Header", Keyword: "MUST", Binds: Server,
 	Title:  "A modern request refused so that clients fall back",
 	Sends:  "server/discover and tools/list as a 2026-07-28 client sends them (skips where server/discover is served: the target speaks both)",
