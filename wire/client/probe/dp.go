@@ -332,25 +332,31 @@ func runDP06(t *checkRun) outcome {
 // DP-07: a stream's head and first event are not held back. A hop that
 // buffers, or compresses event streams, holds them, head included, until
 // they end; a stream that ends within the bound cannot be told apart
-// from one held to its end.
+// from one held to its end. The two streams of a pair are watched at
+// once, each on its own session: a server may allow one standalone
+// stream per session (the TypeScript SDK answers a second GET 409), and
+// the probe's own second stream must not be what it judges.
 var dp07 = Check{ID: "DP-07", Level: Should, Source: "MCP Transports §Sending 6 (priming event)", Rule: rule.EventsNotHeld, Needs: NeedSSE | NeedLegacy,
 	Section: "MCP Transports 2025-11-25 §Sending Messages to the Server (an event primes the stream at once)", Keyword: "SHOULD", Binds: Deployment,
 	Title:    "Events are not held back",
-	Sends:    "on a session, a GET stream (or a POST answered with SSE) twice: with Accept-Encoding: gzip, deflate, br and without; each watched 5 s",
+	Sends:    "a GET stream (or a POST answered with SSE) on each of two sessions at once, one with Accept-Encoding: gzip, deflate, br; each watched 5 s",
 	Passes:   "head and first bytes within 1 s, the stream still open, no later with the encodings; silent or ended at once skips; a late pair is asked again, and only a second late pair is not met",
-	Sessions: 1, Opens: 1, long: true, run: runDP07}
+	Sessions: 2, Opens: 2, long: true, run: runDP07}
 
 // acceptEncodings is what browsers and HTTP client libraries send.
 const acceptEncodings = "gzip, deflate, br"
 
 func runDP07(t *checkRun) outcome {
-	s := t.session
-	requests := []func() client.Request{func() client.Request { return t.request("GET", s, nil) }}
+	requests := []func(*session) client.Request{func(s *session) client.Request { return t.request("GET", s, nil) }}
 	names := []string{"GET"}
 	for _, method := range t.sseCandidates() {
-		requests = append(requests, func() client.Request { body, _ := rpc(method, ""); return t.request("POST", s, body) })
+		requests = append(requests, func(s *session) client.Request { body, _ := rpc(method, ""); return t.request("POST", s, body) })
 		names = append(names, "POST "+method)
 	}
+	// A pair with nothing to judge (streams silent, or ended at once)
+	// leaves the next request to judge; only when none has anything is
+	// the first such pair's skip the verdict.
+	var nothing *outcome
 	for i, build := range requests {
 		plain, encoded := t.watchPair(names[i], build, "")
 		switch {
@@ -362,8 +368,18 @@ func runDP07(t *checkRun) outcome {
 			return t.judgeHeld(names[i], plain, plain)
 		case !is2xx(plain.r.status()) || !plain.r.isSSE():
 			continue
+		case encoded.r.resp != nil && (!is2xx(encoded.r.status()) || !encoded.r.isSSE()):
+			// The same request on the other session was not a stream:
+			// nothing to compare the stream with.
+			return t.errored("%s answered an event stream on one session and %d %s on the other: the pair cannot be compared", names[i], encoded.r.status(), encoded.r.mediaType())
 		}
 		first := t.judgePair(names[i], plain, encoded)
+		if first.verdict == Skip {
+			if nothing == nil {
+				nothing = &first
+			}
+			continue
+		}
 		if first.verdict != Warn && first.verdict != Fail {
 			return first
 		}
@@ -377,14 +393,17 @@ func runDP07(t *checkRun) outcome {
 		}
 		return again
 	}
+	if nothing != nil {
+		return *nothing
+	}
 	return t.skip("no request was answered as an event stream (tried %s)", joinAnd(names))
 }
 
-// watchPair watches the stream build asks for twice at once: as it is,
-// and with the encodings real clients send.
-func (t *checkRun) watchPair(name string, build func() client.Request, again string) (plain, encoded streamTiming) {
-	return t.watchBoth(name+" without Accept-Encoding"+again, build().Bytes(),
-		name+" with Accept-Encoding: "+acceptEncodings+again, edit(build(), set("Accept-Encoding", acceptEncodings)).Bytes(), dp07Watch())
+// watchPair watches the stream build asks for twice at once, on the two
+// sessions: as it is, and with the encodings real clients send.
+func (t *checkRun) watchPair(name string, build func(*session) client.Request, again string) (plain, encoded streamTiming) {
+	return t.watchBoth(name+" without Accept-Encoding"+again, build(t.sessions[0]).Bytes(),
+		name+" with Accept-Encoding: "+acceptEncodings+again, edit(build(t.sessions[1]), set("Accept-Encoding", acceptEncodings)).Bytes(), dp07Watch())
 }
 
 // judgePair judges the two timings of one stream.
