@@ -2,6 +2,7 @@ package probe_test
 
 import (
 	"bytes"
+	"slices"
 
 	"rawmcp/wire/client/probe"
 )
@@ -19,6 +20,16 @@ func acceptsVersion(value string) flaw {
 
 var pvFlaws = []flawCase{
 	{check: "PV-01", name: "a past protocol version is accepted", want: probe.Fail, says: "with a result for MCP-Protocol-Version: 1999-01-01", flaw: acceptsVersion("1999-01-01")},
+	{check: "PV-01", name: "a refused version ends the session", want: probe.Fail, says: "and ended the session: the same request with the negotiated version then got 404",
+		flaw: flaw{request: func(p *flawProxy, r *proxied) []byte {
+			if r.method == "POST" && r.get("MCP-Protocol-Version") == "1999-01-01" && r.get("Mcp-Session-Id") != "" {
+				end := *r
+				end.method, end.body, end.header = "DELETE", nil, slices.Clone(r.header)
+				end.set("MCP-Protocol-Version", "2025-11-25")
+				p.forward(end.bytes())
+			}
+			return nil
+		}}},
 	{check: "PV-02", name: "a future protocol version is accepted", want: probe.Fail, says: "POST answered 200, GET answered 200 and DELETE answered 204, not 400", flaw: acceptsVersion("9999-01-01")},
 	{check: "PV-03", name: "a malformed protocol version is accepted", want: probe.Fail, says: "with a result for MCP-Protocol-Version: garbage", flaw: acceptsVersion("garbage")},
 	// PV-04 is informational: no answer is wrong, so the flaw shows in

@@ -3,15 +3,18 @@ package probe
 import (
 	"encoding/json"
 	"fmt"
+	"mime"
 	"strconv"
 	"strings"
 
+	"rawmcp/httpparse"
+	"rawmcp/wire/client"
 	"rawmcp/wire/rule"
 )
 
 // jrGroup is the JR group: each check is declared right above its run
 // function; a check is in the catalogue when it is in this list.
-var jrGroup = group{Group{"JR", "JSON-RPC"}, []*Check{&jr01, &jr02, &jr03, &jr04, &jr05, &jr06, &jr07, &jr08, &jr09}}
+var jrGroup = group{Group{"JR", "JSON-RPC"}, []*Check{&jr01, &jr02, &jr03, &jr04, &jr05, &jr06, &jr07, &jr08, &jr09, &jr10}}
 
 // unknownMethod is a method no server implements: every server must
 // answer it with a JSON-RPC error, -32601 (T-66).
@@ -335,4 +338,97 @@ func hasCode(r *reply, code int) bool {
 		}
 	}
 	return false
+}
+
+// JR-10: the error codes the run was answered with are integers (MCP
+// Basic §Error Responses, MUST), in the ranges JSON-RPC gives them
+// meaning: its predefined codes, or -32000 to -32099 for the server's own
+// (MCP's -32002, -32042 and 2026-07-28's -32020 to -32022 among them).
+// JSON-RPC reserves the rest of -32768 to -32000 and leaves every other
+// integer to applications, where 0 or 1 tells a client nothing of what
+// failed: those are a hardening finding, not a broken MUST. It sends
+// nothing: every answer of the run is its evidence.
+var jr10 = Check{ID: "JR-10", Level: Must, Source: "MCP Basic §Error Responses (codes MUST be integers); JSON-RPC 2.0 §5.1 (H: the ranges)",
+	Section: "MCP Basic 2025-11-25 §Error Responses", Keyword: "MUST", Binds: Server,
+	Title:  "Error codes are integers in JSON-RPC's ranges",
+	Fix:    "Give every JSON-RPC error an integer code: -32700 or -32600 to -32603 for what JSON-RPC defines (a parse error, an invalid request, an unknown method, invalid params, an internal error), and -32000 to -32099 for the server's own; an error object built by hand with code 0 or a string code is the usual cause.",
+	Link:   "https://modelcontextprotocol.io/specification/2025-11-25/basic#error-responses",
+	Sends:  "nothing: after the other checks, it reads every JSON-RPC error the run was answered with",
+	Passes: "every code an integer (MUST) in -32700, -32600 to -32603 or -32099 to -32000 (H)",
+	phase:  phaseScan, run: runJR10}
+
+func runJR10(t *checkRun) outcome {
+	var notInteger, outside []string
+	seen := 0
+	for _, res := range t.p.earlier() {
+		for _, x := range res.Exchanges {
+			for _, code := range errorCodes(x) {
+				seen++
+				switch n, ok := integerCode(code); {
+				case !ok:
+					notInteger = appendOnce(notInteger, res.Check.ID+" "+cut(string(code), 20))
+				case !jsonRPCCode(n):
+					outside = appendOnce(outside, res.Check.ID+" "+strconv.FormatInt(n, 10))
+				}
+			}
+		}
+	}
+	switch {
+	case len(notInteger) > 0:
+		return t.unmet("error codes that are no integer: %s (MCP Basic §Error Responses)", joinAnd(firstFew(notInteger))).
+			with("integer error codes", joinAnd(firstFew(notInteger)))
+	case len(outside) > 0:
+		return t.unmetAt(Hardening, "error codes outside JSON-RPC's predefined codes and its server range -32099 to -32000: %s; a client cannot tell what failed", joinAnd(firstFew(outside))).
+			with("-32700, -32600 to -32603, or -32099 to -32000", joinAnd(firstFew(outside)))
+	case seen == 0:
+		return t.skip("no JSON-RPC error in the run's answers: nothing to judge")
+	}
+	return t.pass("%s, each an integer in JSON-RPC's ranges", plural(seen, "error code"))
+}
+
+// errorCodes are the codes of the JSON-RPC errors an answer carries, in
+// its JSON body or its events: objects with jsonrpc "2.0" and an error
+// object (an OAuth error's string "error" is no JSON-RPC error).
+func errorCodes(x Exchange) []json.RawMessage {
+	if x.resp == nil {
+		return nil
+	}
+	bodies := [][]byte{x.resp.Body}
+	if mt, _, _ := mime.ParseMediaType(headerOf(x.resp, "Content-Type")); mt == "text/event-stream" {
+		bodies = nil
+		for _, ev := range client.Events(x.resp.Body) {
+			bodies = append(bodies, []byte(ev.Data))
+		}
+	}
+	var codes []json.RawMessage
+	for _, b := range bodies {
+		var msg struct {
+			JSONRPC string `json:"jsonrpc"`
+			Error   *struct {
+				Code json.RawMessage `json:"code"`
+			} `json:"error"`
+		}
+		if json.Unmarshal(b, &msg) == nil && msg.JSONRPC == "2.0" && msg.Error != nil {
+			codes = append(codes, msg.Error.Code)
+		}
+	}
+	return codes
+}
+
+// integerCode reads a code that is a JSON integer (no fraction, no
+// exponent, no quotes).
+func integerCode(code json.RawMessage) (int64, bool) {
+	n, err := strconv.ParseInt(string(code), 10, 64)
+	return n, err == nil
+}
+
+// jsonRPCCode reports a code JSON-RPC 2.0 gives a meaning: the predefined
+// ones, or the implementation-defined server errors.
+func jsonRPCCode(n int64) bool {
+	return n == -32700 || n >= -32603 && n <= -32600 || n >= -32099 && n <= -32000
+}
+
+func headerOf(resp *httpparse.Response, name string) string {
+	v, _ := resp.Get(name)
+	return v
 }

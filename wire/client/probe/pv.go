@@ -18,6 +18,9 @@ var pvGroup = group{Group{"PV", "Protocol version"}, []*Check{&pv01, &pv02, &pv0
 // the same request with the negotiated version.
 func (t *checkRun) versionRefused(r, control *reply, version string) outcome {
 	t.must(r)
+	if o := t.refusalEnded(r, control, "MCP-Protocol-Version: "+version); o != nil {
+		return *o
+	}
 	switch {
 	case r.status() == 400 && refusedForVersion(r, control):
 		return t.pass("answered 400; the same request with MCP-Protocol-Version: %s %s", t.p.version, control.describe())
@@ -28,6 +31,21 @@ func (t *checkRun) versionRefused(r, control *reply, version string) outcome {
 		return t.unmet("%s for MCP-Protocol-Version: %s", r.describe(), version).with("400", r.actual()+" for MCP-Protocol-Version: "+version)
 	}
 	return t.unmet("answered %d, not 400, for MCP-Protocol-Version: %s", r.status(), version).with("400", r.actual()+" for MCP-Protocol-Version: "+version)
+}
+
+// refusalEnded is the outcome of a refusal that ended the session it was
+// refused on: the same request with the negotiated version, sent next on
+// that session, got 404, the answer to a session that is gone. A refused
+// request must leave the session as it was, or one wrong header from any
+// client ends it; nil when the control shows the session alive.
+func (t *checkRun) refusalEnded(r, control *reply, what string) *outcome {
+	if t.session == nil || t.session.id == "" || is2xx(r.status()) || control.status() != 404 || r.status() == 404 {
+		// A 404 to both is one answer, the session's or a router's.
+		return nil
+	}
+	o := t.unmet("answered %d for %s and ended the session: the same request with the negotiated version then got 404; a refused request must leave the session as it was", r.status(), what).
+		with("a refusal that leaves the session alive", r.actual()+", then 404 on the session")
+	return &o
 }
 
 // refusedForVersion reports whether a 400 to a request with a bad version
@@ -108,6 +126,9 @@ func runPV02(t *checkRun) outcome {
 		r, control *reply
 	}{{"POST", post, postControl}, {"GET", get, getControl}, {"DELETE", del, delControl}} {
 		t.must(x.r)
+		if o := t.refusalEnded(x.r, x.control, x.method+" with MCP-Protocol-Version: "+future); o != nil {
+			return *o
+		}
 		switch st := x.r.status(); {
 		case st == 400 && refusedForVersion(x.r, x.control):
 		case x.method != "POST" && !is2xx(st) && x.control.status() == st:
