@@ -291,8 +291,10 @@ func runAU09(t *checkRun) outcome {
 			return t.errored("%s with the low_scope token %s", method, r.describe())
 		}
 	}
+	// A server may enforce scope on methods the probe does not try
+	// (tools/call, which AU-09 does not send): the finding is about these.
 	tried := joinAnd(append([]string{"initialize"}, t.p.listMethods...))
-	return t.unmet("the low_scope token was served every method tried (%s): no scope is enforced, or the token is not low", tried).with(`403 with error="insufficient_scope"`, "every method served: "+tried)
+	return t.unmet("the low_scope token was served every method tried (%s): scope is not enforced on these methods, or the token is not low", tried).with(`403 with error="insufficient_scope"`, "every method served: "+tried)
 }
 
 // stepUp judges a 403 as the scope challenge of Authorization §10.1.1.

@@ -669,26 +669,53 @@ func runDP11(t *checkRun) outcome {
 }
 
 // DP-12: a browser client on the own origin can use its session; no
-// other origin gets CORS. Fetch's * covers no authorization header.
+// other origin gets CORS. Fetch's * covers no authorization header. The
+// preflight asks for what such a client of this server sends: the
+// headers every client sends, Last-Event-ID where the server sends event
+// ids (a client resumes with it), and Mcp-Method and Mcp-Name where it
+// speaks 2026-07-28.
 var dp12 = Check{ID: "DP-12", Level: Should, Source: "interoperability (browser clients)", Rule: rule.CORSForOwnOrigin, Needs: NeedLegacy,
 	Section: "interoperability (browser clients; the Fetch standard's CORS)", Keyword: "", Binds: Deployment,
 	Title:    "A browser client can keep its session",
-	Sends:    "OPTIONS preflights from http://evil.example and the own origin asking for authorization, content-type, mcp-session-id, mcp-protocol-version, last-event-id; then initialize from the own origin",
+	Sends:    "initialize from the own origin (and a GET for event ids); preflights from http://evil.example and the own origin for MCP's headers, last-event-id if it sends event ids, mcp-method and mcp-name on 2026-07-28",
 	Passes:   "no CORS for the foreign origin; CORS for the own allows those and exposes Mcp-Session-Id; no CORS at all is info",
 	Sessions: 1, run: runDP12}
 
-// preflightHeaders are the request headers a browser MCP client sends.
-var preflightHeaders = []string{"authorization", "content-type", "mcp-session-id", "mcp-protocol-version", "last-event-id"}
+// preflightHeaders are the request headers every browser MCP client
+// sends; eventIDHeaders those of a client of a server that sends event
+// ids, modernHeaders those of a 2026-07-28 client.
+var (
+	preflightHeaders = []string{"authorization", "content-type", "mcp-session-id", "mcp-protocol-version"}
+	eventIDHeaders   = []string{"last-event-id"}
+	modernHeaders    = []string{"mcp-method", "mcp-name"}
+)
 
 func runDP12(t *checkRun) outcome {
+	own := t.p.target.origin()
+	req, _ := t.initialize(set("Origin", own))
+	init := t.send("initialize from the own origin", req.Bytes(), toResponse, 0)
+	ids := sendsEventIDs(init)
+	if id := init.header("Mcp-Session-Id"); id != "" && is2xx(init.status()) && !ids {
+		s := t.issued(init, t.p.authorization())
+		t.initialized(s)
+		get := t.send("GET the session's stream from the own origin, for its event ids", edit(t.request("GET", s, nil), set("Origin", own)).Bytes(), toFirstEvent, getWindow)
+		ids = sendsEventIDs(get)
+	}
+	headers := slices.Clone(preflightHeaders)
+	if ids {
+		headers = append(headers, eventIDHeaders...)
+	}
+	if t.p.modern {
+		headers = append(headers, modernHeaders...)
+	}
 	preflight := func(origin string) *reply {
 		req := client.Request{Method: "OPTIONS", Path: t.p.target.Path, Header: [][2]string{{"Host", t.p.target.Host}, {"Origin", origin},
-			{"Access-Control-Request-Method", "POST"}, {"Access-Control-Request-Headers", strings.Join(preflightHeaders, ", ")}}}
+			{"Access-Control-Request-Method", "POST"}, {"Access-Control-Request-Headers", strings.Join(headers, ", ")}}}
 		return t.send("OPTIONS preflight from "+origin, req.Bytes(), toEnd, 0)
 	}
 	foreign := preflight(foreignOrigin)
-	own := preflight(t.p.target.origin())
-	for _, r := range []*reply{foreign, own} {
+	ownPreflight := preflight(own)
+	for _, r := range []*reply{foreign, ownPreflight} {
 		if r.resp == nil {
 			return t.errored("%s: %s", r.step, r.describe())
 		}
@@ -696,39 +723,47 @@ func runDP12(t *checkRun) outcome {
 	if acao := foreign.header("Access-Control-Allow-Origin"); acao != "" {
 		return t.unmet("the preflight from %s got Access-Control-Allow-Origin: %s: any page may drive the server from a browser", foreignOrigin, quoteInfo(acao)).with("no Access-Control-Allow-Origin for "+foreignOrigin, "Access-Control-Allow-Origin: "+quoteInfo(acao))
 	}
-	if own.header("Access-Control-Allow-Origin") == "" {
-		return t.info("no CORS for any origin (the preflights answered %d and %d): only same-origin pages can be clients", foreign.status(), own.status())
+	if ownPreflight.header("Access-Control-Allow-Origin") == "" {
+		return t.info("no CORS for any origin (the preflights answered %d and %d): only same-origin pages can be clients", foreign.status(), ownPreflight.status())
 	}
 	allowed := map[string]bool{}
 	star := false
-	for _, v := range own.resp.Values("Access-Control-Allow-Headers") {
+	for _, v := range ownPreflight.resp.Values("Access-Control-Allow-Headers") {
 		for _, h := range strings.Split(v, ",") {
 			h = strings.ToLower(strings.TrimSpace(h))
 			allowed[h], star = true, star || h == "*"
 		}
 	}
 	var missing []string
-	for _, h := range preflightHeaders {
+	for _, h := range headers {
 		// Fetch: * stands for any name but authorization.
 		if !allowed[h] && (!star || h == "authorization") {
 			missing = append(missing, h)
 		}
 	}
 	if len(missing) > 0 {
-		return t.unmet("the own origin's preflight does not allow %s", joinAnd(missing)).with("Access-Control-Allow-Headers listing "+strings.Join(preflightHeaders, ", "), "not allowed: "+joinAnd(missing))
+		return t.unmet("the own origin's preflight does not allow %s", joinAnd(missing)).with("Access-Control-Allow-Headers listing "+strings.Join(headers, ", "), "not allowed: "+joinAnd(missing))
 	}
-	req, _ := t.initialize(set("Origin", t.p.target.origin()))
-	r := t.send("initialize from the own origin", req.Bytes(), toResponse, 0)
-	t.must(r)
+	t.must(init)
 	exposed := false
-	for _, v := range r.resp.Values("Access-Control-Expose-Headers") {
+	for _, v := range init.resp.Values("Access-Control-Expose-Headers") {
 		for _, h := range strings.Split(v, ",") {
 			h = strings.TrimSpace(h)
 			exposed = exposed || strings.EqualFold(h, "Mcp-Session-Id") || h == "*"
 		}
 	}
-	if r.header("Mcp-Session-Id") != "" && !exposed {
+	if init.header("Mcp-Session-Id") != "" && !exposed {
 		return t.unmet("initialize from the own origin issues Mcp-Session-Id without Access-Control-Expose-Headers naming it: a browser client cannot read its session id").with("Access-Control-Expose-Headers naming Mcp-Session-Id", "Mcp-Session-Id not exposed")
 	}
-	return t.pass("no CORS for %s; the own origin's preflight allows MCP's headers and Mcp-Session-Id is exposed", foreignOrigin)
+	return t.pass("no CORS for %s; the own origin's preflight allows %s and Mcp-Session-Id is exposed", foreignOrigin, strings.Join(headers, ", "))
+}
+
+// sendsEventIDs reports an event stream answer with an event id.
+func sendsEventIDs(r *reply) bool {
+	for _, ev := range r.events() {
+		if ev.ID != "" {
+			return true
+		}
+	}
+	return false
 }

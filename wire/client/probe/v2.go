@@ -930,6 +930,7 @@ var v230 = Check{ID: "V2-30", Level: Must, Source: "MCP 2026-07-28 Authorization
 	Title:  "Modern requests need a token",
 	Sends:  "server/discover without a token and with Bearer rawmcp-invalid; GET the metadata the challenge names (or the well-known paths)",
 	Passes: "401 to both with a Bearer challenge; metadata with authorization_servers (MUST); scope in the challenge (SHOULD); no offline_access (SHOULD NOT)",
+	After:  []string{"AU-11", "AU-02"}, // missing metadata is AU-02's finding, once
 	run:    runV230}
 
 func runV230(t *checkRun) outcome {
