@@ -44,7 +44,7 @@ const bigBody = 8 << 20
 var lf01 = Check{ID: "LF-01", Level: Hardening, Source: "resource exhaustion", Rule: rule.FixedLimit, Needs: NeedLegacy,
 	Section: "resource exhaustion (a body limit)", Keyword: "", Binds: Profile,
 	Title:    "Body size limited",
-	Sends:    "ping with an 8 MiB body in 64 KiB writes, for up to 10 s (or twice -timeout); if served, 16 MiB; after a close with no answer, 1 MiB, 64 KiB, 1 KiB until one is served",
+	Sends:    "ping with an 8 MiB body in 64 KiB writes, for up to 20 s (or twice -timeout); if served, 16 MiB; after a close with no answer, 1 MiB, 64 KiB, 1 KiB until one is served",
 	Passes:   "413, another 4xx before the whole body, or a close a smaller body does not get, to 8 MiB or to 16 MiB (the limit reported as between the two)",
 	Sessions: 1, Opens: 1, run: runLF01}
 
@@ -138,10 +138,12 @@ func (t *checkRun) bigPing(size int) bodyAnswer {
 }
 
 // bodyWindow is how long LF-01 feeds a body and waits for its answer:
-// 10 s, or twice -timeout when that is longer, so a slow target's upload
-// is not read as no limit.
+// 20 s, or twice -timeout when that is longer, so a slow target still
+// reading a body it took whole is not read as no limit. A server that
+// refuses or serves answers long before; only one that does neither
+// waits this long.
 func (t *checkRun) bodyWindow() time.Duration {
-	return max(10*time.Second, 2*t.p.timeout())
+	return max(20*time.Second, 2*t.p.timeout())
 }
 
 // sizeName writes a body size as LF-01 reports it: "8 MiB", "64 KiB".
