@@ -35,12 +35,18 @@ var preFlaws = []flawCase{
 
 // diesOnForeignOrigin is a server that one request kills: it answers a
 // foreign Origin 403, and then its process exits, so every connection
-// closes, the trickled head of LF-07 included, and new ones are refused.
-// One check at a time, so which checks ran before the death is fixed.
+// closes, the trickled head of LF-07 included, and new ones are refused;
+// its port is closed by the time the 403 arrives, so the 403 is the last
+// answer. One check at a time, so which checks ran before the death is
+// fixed.
 func diesOnForeignOrigin(t *testing.T, upstream string) (probe.Target, probe.Options) {
 	addr := startProxy(t, upstream, flaw{deliver: func(p *flawProxy, r *proxied, answer []byte, nc net.Conn) bool {
+		dies := r.get("Origin") == "http://evil.example"
+		if dies {
+			p.stopListening()
+		}
 		_, err := nc.Write(answer)
-		if r.get("Origin") == "http://evil.example" {
+		if dies {
 			p.die()
 			return false
 		}

@@ -239,10 +239,11 @@ func (p *prober) answering(ctx context.Context, sent time.Time, check, step, why
 
 // alive asks the target with what PRE-01 was answered (initialize, or
 // server/discover on a target that speaks only 2026-07-28): any answer at
-// all, a 401 or a 429 included, means it is there. It asks twice, a
-// moment apart, so one connection lost in passing is not a death; a
-// session the answer opens is deleted. When neither is answered, got is
-// what the second got.
+// all, a 401 or a 429 included, means it is there, and so does a request
+// that only ran out of time (a slow target is no dead one). It asks
+// twice, a moment apart, so one connection lost in passing is not a
+// death; a session the answer opens is deleted. When both were refused,
+// reset or closed, got is how the second was.
 func (p *prober) alive(ctx context.Context) (ok bool, got string) {
 	for try := range 2 {
 		if try > 0 {
@@ -265,7 +266,7 @@ func (p *prober) alive(ctx context.Context) (ok bool, got string) {
 		r.close()
 		if r.resp == nil {
 			if got = hangUp(r.err); got == "" {
-				got = p.secrets.Redact(errText(r.err))
+				return true, ""
 			}
 			continue
 		}

@@ -4,13 +4,17 @@ import (
 	"context"
 	"errors"
 	"net"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"rawmcp/wire/client/clienttest"
 	"rawmcp/wire/client/probe"
 )
 
@@ -188,8 +192,12 @@ func TestRateLimitedPreflight(t *testing.T) {
 func TestDeathAfterTheLastRequest(t *testing.T) {
 	srv := startRawmcp(t)
 	addr := startProxy(t, srv.Addr, flaw{deliver: func(p *flawProxy, r *proxied, answer []byte, nc net.Conn) bool {
+		dies := r.get("Origin") == foreignOrigin
+		if dies {
+			p.stopListening()
+		}
 		_, err := nc.Write(answer)
-		if r.get("Origin") == foreignOrigin {
+		if dies {
 			p.die()
 			return false
 		}
@@ -211,5 +219,34 @@ func TestDeathAfterTheLastRequest(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"PRE-03"}, rep.MustIDs(probe.Fail)); diff != "" {
 		t.Errorf("MUST failed (-want +got):\n%s", diff)
+	}
+}
+
+// TestSlowIsNotDead: a target that closes a request it does not like and
+// then takes longer than -timeout to answer the runner's own question is
+// slow, not dead: the run goes on and nothing says it stopped answering.
+func TestSlowIsNotDead(t *testing.T) {
+	var initializes atomic.Int32
+	id := regexp.MustCompile(`"id":(\d+),"method":"initialize"`)
+	addr := clienttest.Serve(t, nil, func(nc net.Conn) {
+		buf := make([]byte, 64<<10)
+		n, _ := nc.Read(buf)
+		m := id.FindSubmatch(buf[:n])
+		switch {
+		case m == nil:
+			return // closed unanswered
+		case initializes.Add(1) > 1:
+			nc.Read(buf) // held until the client gives up
+			return
+		}
+		body := `{"jsonrpc":"2.0","id":` + string(m[1]) + `,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"slow","version":"1"}}}`
+		nc.Write([]byte("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body))
+	})
+	rep := run(t, addr, probe.Options{Only: []string{"MM-05"}, Timeout: 300 * time.Millisecond})
+	if diff := cmp.Diff(map[string]probe.Verdict{"PRE-01": probe.Pass, "MM-05": probe.Error}, verdicts(rep)); diff != "" {
+		t.Errorf("verdicts (-want +got):\n%s\n%s", diff, reasons(rep))
+	}
+	if rep.Stopped != "" || initializes.Load() < 2 {
+		t.Errorf("stopped %q after %d initializes: the runner's question timed out, and a slow target is no dead one", rep.Stopped, initializes.Load())
 	}
 }

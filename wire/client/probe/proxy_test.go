@@ -164,15 +164,20 @@ func (p *flawProxy) start(t *testing.T) {
 }
 
 // die is the process exiting: the listener closes, so new connections
-// are refused, and so does every connection being served.
+// are refused, and so does every connection being served. A flaw that
+// dies after an answer closes the listener first (stopListening), so no
+// request sent once that answer arrived is served.
 func (p *flawProxy) die() {
-	p.ln.Close()
+	p.stopListening()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for nc := range p.conns {
 		nc.Close()
 	}
 }
+
+// stopListening closes the listener: new connections are refused.
+func (p *flawProxy) stopListening() { p.ln.Close() }
 
 func (p *flawProxy) toUpstream(b []byte) []byte { return rewrite(b, p.toServer) }
 

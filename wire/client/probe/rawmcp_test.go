@@ -60,11 +60,13 @@ func startRawmcp(t *testing.T) *assemble.Server {
 }
 
 // fullOptions is a strict run with every token, the slow checks
-// included (TestMain shortens DP-08's hold). The exchange timeout is far
-// above the default: the flaw test runs twenty probes at once under the
-// race detector, and a slow answer must not read as a missing one.
+// included (TestMain shortens DP-08's hold). The exchange timeout and the
+// budget are far above the defaults: the flaw test runs twelve probes at
+// once under the race detector, on a machine other work may load too,
+// and a slow answer must not read as a missing one, nor a slow run as one
+// cut short.
 func fullOptions() probe.Options {
-	return probe.Options{Token: alice, Token2: bob, Named: named, Strict: true, Slow: true, Timeout: 20 * time.Second}
+	return probe.Options{Token: alice, Token2: bob, Named: named, Strict: true, Slow: true, Timeout: 20 * time.Second, Budget: 5 * time.Minute}
 }
 
 func run(t *testing.T, addr string, opts probe.Options) *probe.Report {
