@@ -211,6 +211,10 @@ func (p *prober) answering(ctx context.Context, sent time.Time, check, step, why
 	switch {
 	case dead != nil:
 		return false
+	case last.at.IsZero():
+		// A target that never answered did not stop: PRE-01 says it was
+		// not reached.
+		return true
 	case last.at.After(sent), alive.After(sent):
 		return true
 	}

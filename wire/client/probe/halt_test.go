@@ -163,6 +163,28 @@ func TestLongRateLimitStopsTheRun(t *testing.T) {
 	}
 }
 
+// TestNothingListeningIsNoDeath: a target that never answered did not
+// stop answering: PRE-01 says it was not reached, and nothing more.
+func TestNothingListeningIsNoDeath(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	target, err := probe.ParseTarget("http://" + addr + "/mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := probe.Run(context.Background(), target, probe.Options{})
+	if !errors.Is(err, probe.ErrNotMCP) {
+		t.Fatalf("error %v, want ErrNotMCP", err)
+	}
+	if pre := rep.Results[0]; !strings.HasPrefix(pre.Reason, "no MCP endpoint at http://"+addr+"/mcp") || rep.Stopped != "" || rep.Incomplete {
+		t.Errorf("PRE-01 %s: %s; stopped %q, incomplete %v", pre.Verdict, pre.Reason, rep.Stopped, rep.Incomplete)
+	}
+}
+
 // TestRateLimitedPreflight: a run against a target that is already
 // limiting says so in PRE-01, not "no MCP endpoint".
 func TestRateLimitedPreflight(t *testing.T) {

@@ -167,6 +167,9 @@ func (a bodyAnswer) judge(t *checkRun, before string) outcome {
 		return t.pass("%sclosed the connection after %d of %d bytes of %s", before, a.f.Written, a.length, a.size)
 	case a.f.Stream != nil:
 		return t.unmet("%s%s after reading the whole %s body, not 413", before, a.r.describe(), a.size).with(expected, a.r.actual()+" after "+a.size)
+	case a.f.Written == 0:
+		// No byte went out: nothing was asked of the server's limit.
+		return t.errored("%sthe connection took no byte of the %s body within %s (%s)", before, a.size, t.bodyWindow(), t.p.secrets.Redact(errText(a.f.Err)))
 	}
 	return t.unmet("%sneither refused nor closed within %s of a %s body (%d bytes taken)", before, t.bodyWindow(), a.size, a.f.Written).with(expected, "no answer and no close within "+t.bodyWindow().String())
 }
