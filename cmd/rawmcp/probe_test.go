@@ -365,10 +365,11 @@ Protocol version
   info  PV-04  Missing header after init
                answered 400 with JSON-RPC error -32000: the server requires the header
   pass  PV-05  Negotiation answers a supported version
+  pass  PV-06  A supported version is answered as proposed
 Sessions
   skip  SE-07  A session is bound to its principal
                needs -token2
-probe: 5 pass, 0 fail, 0 warn, 1 skip, 0 error, 1 info (MUST failed: none)
+probe: 6 pass, 0 fail, 0 warn, 1 skip, 0 error, 1 info (MUST failed: none)
 `
 	if diff := cmp.Diff(want, stdout); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)

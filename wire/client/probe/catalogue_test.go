@@ -170,7 +170,7 @@ var specHeadings = map[string][]string{
 		"Security Warning", "Sending Messages to the Server", "Listening for Messages from the Server",
 		"Resumability and Redelivery", "Session Management", "Protocol Version Header"},
 	"https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle": {"Initialization", "Version Negotiation"},
-	"https://modelcontextprotocol.io/specification/2025-11-25/basic":           {"Requests", "Responses"},
+	"https://modelcontextprotocol.io/specification/2025-11-25/basic":           {"Requests", "Responses", "Error Responses"},
 	"https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization": {
 		"Protected Resource Metadata Discovery Requirements", "Token Requirements", "Token Handling",
 		"Runtime Insufficient Scope Errors"},

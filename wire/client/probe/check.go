@@ -159,6 +159,7 @@ const (
 	phaseAlone                   // one at a time, after the concurrent ones
 	phaseScan                    // scans the run's answers (EH-02)
 	phaseEchoScan                // scans the run's answers, the scan's too (EH-01)
+	phaseLast                    // after everything, even a halted run: does the target still answer (PRE-03)
 )
 
 // Check is one entry of the catalogue: a value, so that a caller (rawmcp
@@ -178,6 +179,11 @@ type Check struct {
 	Keyword string
 	Binds   Party
 	Needs   Need
+	// Since is the first MCP revision whose rule the check applies ("" for
+	// every revision): a target that negotiated an earlier one is not
+	// judged by it, and the check skips with the reason (the
+	// MCP-Protocol-Version header arrived in 2025-06-18).
+	Since string
 	// After lists checks whose finding is this check's precondition: the
 	// runner runs them first, and when one of them failed or could not run
 	// this check skips with "see ID", so that one defect is reported once

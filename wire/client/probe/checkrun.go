@@ -31,6 +31,14 @@ type checkRun struct {
 	exchanges []Exchange
 	created   []*session // sessions the target issued during the check
 	trace     strings.Builder
+
+	// judging: the run function is running, so a halt of the run (a rate
+	// limit, a target that stopped answering) ends the check at its next
+	// exchange; the runner's own requests (cleanup, needs) only note it.
+	judging bool
+	// capacity: the check judges a 503 itself (SE-09, a session cap),
+	// so only a 429 is load shedding to it.
+	capacity bool
 }
 
 // Exchange is one request and what came back, both redacted and bounded,
@@ -43,6 +51,15 @@ type Exchange struct {
 	// and EH-02; they never leave the process.
 	raw  []byte
 	resp *httpparse.Response
+	// heard is when the answer's head came (zero: none came), done when
+	// the exchange ended; hung says it ended because the connection was
+	// refused, reset or closed, with no answer or in the middle of one:
+	// what the runner looks at when the target stops answering.
+	heard, done time.Time
+	hung        bool
+	// sent is the request as sent, up to keepRequest, for the scans of
+	// what the target made of the probe's own requests (MM-07).
+	sent []byte
 }
 
 // Bounds on what an exchange keeps: enough to show the evidence, not the
@@ -80,6 +97,9 @@ type reply struct {
 	index  int            // the exchange in checkRun.exchanges
 	step   string         // what the exchange was for, as recorded
 	raw    []byte         // the response bytes as received
+
+	sent, heard time.Time // when the request went out and its head came
+	paced       []string  // limited answers waited out before this one ("429, Retry-After: 1 s")
 }
 
 // nextID hands out JSON-RPC ids that are unique in the run, so an answer
@@ -100,7 +120,7 @@ func (t *checkRun) send(step string, raw []byte, until readUntil, window time.Du
 // sendKeep is send that leaves the connection open, for waitClose and
 // for reading a stream on.
 func (t *checkRun) sendKeep(step string, raw []byte, until readUntil, window time.Duration) *reply {
-	r := t.p.roundTrip(t.ctx, raw, until, window)
+	r := t.p.pacedTrip(t.ctx, raw, until, window, t.capacity)
 	t.record(step, raw, r)
 	return r
 }
@@ -111,7 +131,7 @@ func (t *checkRun) sendAll(step string, raws [][]byte) []*reply {
 	replies := make([]*reply, len(raws))
 	var wg sync.WaitGroup
 	for i, raw := range raws {
-		wg.Go(func() { replies[i] = t.p.roundTrip(t.ctx, raw, toResponse, 0) })
+		wg.Go(func() { replies[i] = t.p.pacedTrip(t.ctx, raw, toResponse, 0, t.capacity) })
 	}
 	wg.Wait()
 	for i, r := range replies {
@@ -119,6 +139,29 @@ func (t *checkRun) sendAll(step string, raws [][]byte) []*reply {
 		t.record(step+" "+strconv.Itoa(i+1), raws[i], r)
 	}
 	return replies
+}
+
+// pacedTrip is roundTrip behind the run's gate: a request waits while the
+// target asked the run to (a short Retry-After), and one answered 429
+// (or 503 with Retry-After, unless capacity) is sent again after the wait
+// the answer names, up to retryLimit times, when the wait is short and
+// the budget covers it. A limit it cannot wait out comes back as the
+// answer, and record stops the run on it.
+func (p *prober) pacedTrip(ctx context.Context, raw []byte, until readUntil, window time.Duration, capacity bool) *reply {
+	var paced []string
+	for try := 0; ; try++ {
+		if !p.waitGate(ctx) {
+			return &reply{err: ctx.Err(), paced: paced}
+		}
+		r := p.roundTrip(ctx, raw, until, window)
+		wait, shown, limited := retryAfter(r, capacity)
+		if !limited || try == retryLimit || !p.waitOut(ctx, wait) {
+			r.paced = paced
+			return r
+		}
+		r.close()
+		paced = append(paced, strconv.Itoa(r.status())+", "+shown)
+	}
 }
 
 // roundTrip is one request on a fresh connection; it touches no check
@@ -131,6 +174,7 @@ func (p *prober) roundTrip(ctx context.Context, raw []byte, until readUntil, win
 	c := client.New(p.target.Dial)
 	c.Timeout, c.Dialer = p.timeout(), p.dialer
 	start := time.Now()
+	r.sent = start
 	if r.err = c.Send(raw); r.err != nil {
 		c.Close()
 		return r
@@ -139,6 +183,9 @@ func (p *prober) roundTrip(ctx context.Context, raw []byte, until readUntil, win
 	// the head's arrival, so a slow machine does not turn a stream's
 	// window into a missing answer.
 	s, err := c.ReadStream(isHEAD(raw), within(ctx, start.Add(p.timeout())), enough(toHead))
+	if err == nil {
+		r.heard = time.Now()
+	}
 	if err == nil && !s.Ended {
 		if window <= 0 {
 			window = p.timeout()
@@ -257,15 +304,29 @@ func (t *checkRun) readOn(r *reply, window time.Duration) {
 // the answer (client.Feed), and records the exchange. The reply keeps the
 // connection when Feed did.
 func (t *checkRun) feed(step string, raw []byte, piece int, pause, window time.Duration) (*reply, client.Feeding) {
-	c := client.New(t.p.target.Dial)
-	c.Dialer = t.p.dialer
-	f := c.Feed(raw, piece, pause, within(t.ctx, time.Now().Add(window)))
-	r := &reply{err: f.Err, elapsed: f.Elapsed}
-	if f.Stream != nil {
-		r.resp, r.ended, r.stream, r.raw = &f.Stream.Response, f.Stream.Ended, f.Stream, f.Stream.Raw
-		if !c.Closed() {
-			r.c = c
+	var r *reply
+	var f client.Feeding
+	var paced []string
+	for try := 0; ; try++ {
+		t.p.waitGate(t.ctx)
+		c := client.New(t.p.target.Dial)
+		c.Dialer = t.p.dialer
+		sent := time.Now()
+		f = c.Feed(raw, piece, pause, within(t.ctx, sent.Add(window)))
+		r = &reply{err: f.Err, elapsed: f.Elapsed, sent: sent, paced: paced}
+		if f.Stream != nil {
+			r.resp, r.ended, r.stream, r.raw = &f.Stream.Response, f.Stream.Ended, f.Stream, f.Stream.Raw
+			r.heard = sent.Add(f.Elapsed)
+			if !c.Closed() {
+				r.c = c
+			}
 		}
+		wait, shown, limited := retryAfter(r, t.capacity)
+		if !limited || try == retryLimit || !t.p.waitOut(t.ctx, wait) {
+			break
+		}
+		r.close()
+		paced = append(paced, strconv.Itoa(r.status())+", "+shown)
 	}
 	t.record(step, raw, r)
 	x := &t.exchanges[r.index]
@@ -295,9 +356,12 @@ func (t *checkRun) unendedNote(r *reply) string {
 	return "the stream was still open after " + after + "; the probe stopped reading"
 }
 
-// record keeps the exchange, traces it and learns from it.
+// record keeps the exchange, traces it and learns from it; then, while
+// the check's run function runs, it ends the check when the run halted
+// (haltOn).
 func (t *checkRun) record(step string, raw []byte, r *reply) {
-	x := Exchange{Request: t.p.secrets.Wire(raw, keepRequest), resp: r.resp}
+	x := Exchange{Request: t.p.secrets.Wire(raw, keepRequest), resp: r.resp, heard: r.heard, done: time.Now(),
+		hung: r.err != nil && hungUp(r.err) && (r.resp == nil || !r.ended), sent: raw[:min(len(raw), keepRequest)]}
 	if r.resp != nil {
 		t.learn(raw, r)
 		x.Response = t.p.secrets.Wire(r.raw, keepResponse)
@@ -308,8 +372,14 @@ func (t *checkRun) record(step string, raw []byte, r *reply) {
 	} else {
 		x.Response = "! no response: " + t.p.secrets.Redact(errText(r.err))
 	}
+	if len(r.paced) > 0 {
+		x.Response += "\n! sent again after the target asked to wait: " + strings.Join(r.paced, "; ")
+	}
 	r.index, r.step = len(t.exchanges), step
 	t.exchanges = append(t.exchanges, x)
+	if r.resp != nil && !r.heard.IsZero() {
+		t.p.heardFrom(heard{check: t.check.ID, step: step, status: r.status(), sent: r.sent, at: r.heard})
+	}
 	if t.p.opts.Trace != nil {
 		var err error
 		if r.resp == nil {
@@ -322,6 +392,30 @@ func (t *checkRun) record(step string, raw []byte, r *reply) {
 			t.trace.WriteString("! " + t.unendedNote(r) + "\n")
 		}
 		t.trace.WriteString("\n")
+	}
+	if t.judging {
+		t.haltOn(r)
+	}
+}
+
+// haltOn ends the check when the run cannot go on: r is a limit the
+// runner could not wait out (the run stops sending), or r got no answer
+// and the target no longer answers anyone, or another check halted the
+// run. A check never judges a 429, nor an answer a dying target did not
+// give.
+func (t *checkRun) haltOn(r *reply) {
+	if _, shown, limited := retryAfter(r, t.capacity); limited {
+		r.close()
+		t.stop(outcome{verdict: Error, unfinished: true,
+			reason: t.p.rateLimited(shown) + ": " + strconv.Itoa(r.status()) + " to \"" + r.step + "\"; the run sent nothing more"})
+	}
+	if how := hangUp(r.err); r.resp == nil && how != "" && !t.p.answering(t.ctx, r.sent, t.check.ID, r.step, how) {
+		t.stop(outcome{verdict: Error, unfinished: true,
+			reason: "the target stopped answering (see " + pre03.ID + "): \"" + r.step + "\" got no answer (" + how + ")"})
+	}
+	if why := t.p.halted(); why != "" {
+		r.close()
+		t.stop(outcome{verdict: Error, unfinished: true, reason: "not finished: " + why})
 	}
 }
 
@@ -342,6 +436,7 @@ func errText(err error) string {
 // (to redact it and delete the session at the end), a session a DELETE
 // ended.
 func (t *checkRun) learn(raw []byte, r *reply) {
+	t.p.noteNegotiated(raw, r)
 	method, _, _ := bytes.Cut(raw, []byte(" "))
 	sent := requestField(raw, "Mcp-Session-Id")
 	if string(method) == "DELETE" && r.resp.Status >= 200 && r.resp.Status < 300 {
@@ -400,7 +495,7 @@ func (t *checkRun) cleanup() {
 		var wg sync.WaitGroup
 		for i, s := range batch {
 			raws[i] = t.request("DELETE", s, nil).Bytes()
-			wg.Go(func() { replies[i] = t.p.roundTrip(t.ctx, raws[i], toHead, 0) })
+			wg.Go(func() { replies[i] = t.p.pacedTrip(t.ctx, raws[i], toHead, 0, false) })
 		}
 		wg.Wait()
 		for i, r := range replies {

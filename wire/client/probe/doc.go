@@ -50,19 +50,40 @@
 //     handshake or a redirect is PRE-01's error; redirects are never
 //     followed. The Report's Reached says what answered.
 //   - PRE-01 runs first and gates the rest: no MCP endpoint, or a refused
-//     token, ends the run with ErrNotMCP.
+//     token, ends the run with ErrNotMCP. A run without -token against a
+//     target that asks for one goes on: it judges what needs no token
+//     (Host, Origin, methods, framing, the 401 and its challenge, the
+//     metadata) and skips the rest with "needs -token".
+//   - A target is judged by the version it negotiated: a check whose rule
+//     arrived in a later revision (Check.Since) skips on a 2025-03-26
+//     server, and one whose rule changed applies the negotiated one's
+//     (JR-01's batches, the 403 for a foreign Origin). Report.Negotiated
+//     says which versions the run's sessions negotiated.
 //   - The other checks run concurrently (4 at a time), each on fresh
 //     connections, within a budget of sessions held at once (6, under
 //     rawmcp serve's 8); SE-09, which fills the session table on purpose,
-//     runs alone after them (phaseAlone); EH-02 and then EH-01, which
-//     scan every response of the run, run last (phaseScan, phaseEchoScan).
+//     runs alone after them (phaseAlone); EH-02, MM-07 and JR-10 and then
+//     EH-01, which scan every response of the run, run after that
+//     (phaseScan, phaseEchoScan); PRE-03, whether the target still
+//     answers, is last of all (phaseLast).
 //   - Every session a check causes, even one the target should have
 //     refused to open, is deleted when the check ends.
 //   - Every exchange and the whole check are bounded in time; a read of an
 //     event stream stops at what the check needs or after 2 s.
 //   - A verdict never rests on an answer that did not serve the request:
-//     a 401 to the run's valid token, a 429 or 503, or no answer is an
-//     error, never a pass.
+//     a 401 to the run's valid token, a 503, or no answer is an error,
+//     never a pass.
+//   - Rate limits and a dying target are facts of the run, decided by the
+//     runner (halt.go), never a check's verdict: a 429 (or a 503 with
+//     Retry-After) is waited out and sent again when its Retry-After is
+//     short and the budget covers it; otherwise the run stops, each check
+//     not finished saying "rate limited (Retry-After: N s)". A request
+//     that gets no answer because its connection was refused, reset or
+//     closed makes the runner ask the target itself; when that gets none
+//     either, the run stops, no check passes on what the dying target
+//     seemed to show, and PRE-03, run last of all, fails naming the last
+//     request answered and the first that was not. Either way the report
+//     is incomplete and Report.Stopped says why.
 //   - The token goes only to the endpoint's path, never to the metadata
 //     paths, and never into a query (AU-05 sends a decoy there). Reports
 //     and traces show tokens and session ids as correlation ids

@@ -150,7 +150,7 @@ func runDP03(t *checkRun) outcome {
 // Host to its upstream makes the server name its internal URL. It runs
 // after AU-11 and AU-02: a document that is missing, behind a token or
 // names another resource is their finding, reported once.
-var dp04 = Check{ID: "DP-04", Level: Must, Source: "RFC 9728 §3.3, §5.1", Rule: rule.MetadataResource, Needs: NeedAuth | NeedLegacy,
+var dp04 = Check{ID: "DP-04", Level: Must, Source: "RFC 9728 §3.3, §5.1", Rule: rule.MetadataResource, Needs: NeedAuth | NeedLegacy, Since: "2025-06-18",
 	Section: "RFC 9728 §3.3", Keyword: "MUST", Binds: Deployment,
 	Title:    "The metadata names the public URL",
 	Sends:    "initialize without a token; the metadata at the path-inserted and root well-known paths and at the challenge's resource_metadata",
@@ -344,27 +344,33 @@ func runDP06(t *checkRun) outcome {
 // DP-07: a stream's head and first event are not held back. A hop that
 // buffers, or compresses event streams, holds them, head included, until
 // they end; a stream that ends within the bound cannot be told apart
-// from one held to its end.
+// from one held to its end. The two streams of a pair are watched at
+// once, each on its own session: a server may allow one standalone
+// stream per session (the TypeScript SDK answers a second GET 409), and
+// the probe's own second stream must not be what it judges.
 var dp07 = Check{ID: "DP-07", Level: Should, Source: "MCP Transports §Sending 6 (priming event)", Rule: rule.EventsNotHeld, Needs: NeedSSE | NeedLegacy,
 	Section: "MCP Transports 2025-11-25 §Sending Messages to the Server (an event primes the stream at once)", Keyword: "SHOULD", Binds: Deployment,
 	Title:    "Events are not held back",
-	Sends:    "on a session, a GET stream (or a POST answered with SSE) twice: with Accept-Encoding: gzip, deflate, br and without; each watched 5 s",
+	Sends:    "a GET stream (or a POST answered with SSE) on each of two sessions at once, one with Accept-Encoding: gzip, deflate, br; each watched 5 s",
 	Passes:   "head and first bytes within 1 s, the stream still open, no later with the encodings; silent or ended at once skips; a late pair is asked again, and only a second late pair is not met",
 	Fix:      "Let event streams through unbuffered and uncompressed: in nginx, proxy_buffering off; (or the upstream sends X-Accel-Buffering: no), and exclude text/event-stream from gzip or brotli at the proxy and in the framework (Express's compression middleware). The server should also send its first event at once.",
 	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server",
-	Sessions: 1, Opens: 1, long: true, run: runDP07}
+	Sessions: 2, Opens: 2, long: true, run: runDP07}
 
 // acceptEncodings is what browsers and HTTP client libraries send.
 const acceptEncodings = "gzip, deflate, br"
 
 func runDP07(t *checkRun) outcome {
-	s := t.session
-	requests := []func() client.Request{func() client.Request { return t.request("GET", s, nil) }}
+	requests := []func(*session) client.Request{func(s *session) client.Request { return t.request("GET", s, nil) }}
 	names := []string{"GET"}
 	for _, method := range t.sseCandidates() {
-		requests = append(requests, func() client.Request { body, _ := rpc(method, ""); return t.request("POST", s, body) })
+		requests = append(requests, func(s *session) client.Request { body, _ := rpc(method, ""); return t.request("POST", s, body) })
 		names = append(names, "POST "+method)
 	}
+	// A pair with nothing to judge (streams silent, or ended at once)
+	// leaves the next request to judge; only when none has anything is
+	// the first such pair's skip the verdict.
+	var nothing *outcome
 	for i, build := range requests {
 		plain, encoded := t.watchPair(names[i], build, "")
 		switch {
@@ -376,8 +382,18 @@ func runDP07(t *checkRun) outcome {
 			return t.judgeHeld(names[i], plain, plain)
 		case !is2xx(plain.r.status()) || !plain.r.isSSE():
 			continue
+		case encoded.r.resp != nil && (!is2xx(encoded.r.status()) || !encoded.r.isSSE()):
+			// The same request on the other session was not a stream:
+			// nothing to compare the stream with.
+			return t.errored("%s answered an event stream on one session and %d %s on the other: the pair cannot be compared", names[i], encoded.r.status(), encoded.r.mediaType())
 		}
 		first := t.judgePair(names[i], plain, encoded)
+		if first.verdict == Skip {
+			if nothing == nil {
+				nothing = &first
+			}
+			continue
+		}
 		if first.verdict != Warn && first.verdict != Fail {
 			return first
 		}
@@ -391,14 +407,17 @@ func runDP07(t *checkRun) outcome {
 		}
 		return again
 	}
+	if nothing != nil {
+		return *nothing
+	}
 	return t.skip("no request was answered as an event stream (tried %s)", joinAnd(names))
 }
 
-// watchPair watches the stream build asks for twice at once: as it is,
-// and with the encodings real clients send.
-func (t *checkRun) watchPair(name string, build func() client.Request, again string) (plain, encoded streamTiming) {
-	return t.watchBoth(name+" without Accept-Encoding"+again, build().Bytes(),
-		name+" with Accept-Encoding: "+acceptEncodings+again, edit(build(), set("Accept-Encoding", acceptEncodings)).Bytes(), dp07Watch())
+// watchPair watches the stream build asks for twice at once, on the two
+// sessions: as it is, and with the encodings real clients send.
+func (t *checkRun) watchPair(name string, build func(*session) client.Request, again string) (plain, encoded streamTiming) {
+	return t.watchBoth(name+" without Accept-Encoding"+again, build(t.sessions[0]).Bytes(),
+		name+" with Accept-Encoding: "+acceptEncodings+again, edit(build(t.sessions[1]), set("Accept-Encoding", acceptEncodings)).Bytes(), dp07Watch())
 }
 
 // judgePair judges the two timings of one stream.
@@ -672,28 +691,55 @@ func runDP11(t *checkRun) outcome {
 }
 
 // DP-12: a browser client on the own origin can use its session; no
-// other origin gets CORS. Fetch's * covers no authorization header.
+// other origin gets CORS. Fetch's * covers no authorization header. The
+// preflight asks for what such a client of this server sends: the
+// headers every client sends, Last-Event-ID where the server sends event
+// ids (a client resumes with it), and Mcp-Method and Mcp-Name where it
+// speaks 2026-07-28.
 var dp12 = Check{ID: "DP-12", Level: Should, Source: "interoperability (browser clients)", Rule: rule.CORSForOwnOrigin, Needs: NeedLegacy,
 	Section: "interoperability (browser clients; the Fetch standard's CORS)", Keyword: "", Binds: Deployment,
 	Title:    "A browser client can keep its session",
-	Sends:    "OPTIONS preflights from http://evil.example and the own origin asking for authorization, content-type, mcp-session-id, mcp-protocol-version, last-event-id; then initialize from the own origin",
+	Sends:    "initialize from the own origin (and a GET for event ids); preflights from http://evil.example and the own origin for MCP's headers, last-event-id if it sends event ids, mcp-method and mcp-name on 2026-07-28",
 	Passes:   "no CORS for the foreign origin; CORS for the own allows those and exposes Mcp-Session-Id; no CORS at all is info",
-	Fix:      "Answer CORS only for origins you serve: no Access-Control-Allow-Origin (never a wildcard) to a foreign origin, and to your own, allow the Authorization, Content-Type, Mcp-Session-Id, MCP-Protocol-Version and Last-Event-ID request headers and expose Mcp-Session-Id with Access-Control-Expose-Headers. In Express that is the cors package with an origin list; mcp-go has WithStreamableHTTPCORS.",
+	Fix:      "Answer CORS only for origins you serve: no Access-Control-Allow-Origin (never a wildcard) to a foreign origin, and to your own, allow the Authorization, Content-Type, Mcp-Session-Id and MCP-Protocol-Version request headers (Last-Event-ID where the server sends event ids, Mcp-Method and Mcp-Name where it speaks 2026-07-28) and expose Mcp-Session-Id with Access-Control-Expose-Headers. In Express that is the cors package with an origin list; mcp-go has WithStreamableHTTPCORS.",
 	Link:     "https://fetch.spec.whatwg.org/#http-cors-protocol",
 	Sessions: 1, run: runDP12}
 
-// preflightHeaders are the request headers a browser MCP client sends.
-var preflightHeaders = []string{"authorization", "content-type", "mcp-session-id", "mcp-protocol-version", "last-event-id"}
+// preflightHeaders are the request headers every browser MCP client
+// sends; eventIDHeaders those of a client of a server that sends event
+// ids, modernHeaders those of a 2026-07-28 client.
+var (
+	preflightHeaders = []string{"authorization", "content-type", "mcp-session-id", "mcp-protocol-version"}
+	eventIDHeaders   = []string{"last-event-id"}
+	modernHeaders    = []string{"mcp-method", "mcp-name"}
+)
 
 func runDP12(t *checkRun) outcome {
+	own := t.p.target.origin()
+	req, _ := t.initialize(set("Origin", own))
+	init := t.send("initialize from the own origin", req.Bytes(), toResponse, 0)
+	ids := sendsEventIDs(init)
+	if id := init.header("Mcp-Session-Id"); id != "" && is2xx(init.status()) && !ids {
+		s := t.issued(init, t.p.authorization())
+		t.initialized(s)
+		get := t.send("GET the session's stream from the own origin, for its event ids", edit(t.request("GET", s, nil), set("Origin", own)).Bytes(), toFirstEvent, getWindow)
+		ids = sendsEventIDs(get)
+	}
+	headers := slices.Clone(preflightHeaders)
+	if ids {
+		headers = append(headers, eventIDHeaders...)
+	}
+	if t.p.modern {
+		headers = append(headers, modernHeaders...)
+	}
 	preflight := func(origin string) *reply {
 		req := client.Request{Method: "OPTIONS", Path: t.p.target.Path, Header: [][2]string{{"Host", t.p.target.Host}, {"Origin", origin},
-			{"Access-Control-Request-Method", "POST"}, {"Access-Control-Request-Headers", strings.Join(preflightHeaders, ", ")}}}
+			{"Access-Control-Request-Method", "POST"}, {"Access-Control-Request-Headers", strings.Join(headers, ", ")}}}
 		return t.send("OPTIONS preflight from "+origin, req.Bytes(), toEnd, 0)
 	}
 	foreign := preflight(foreignOrigin)
-	own := preflight(t.p.target.origin())
-	for _, r := range []*reply{foreign, own} {
+	ownPreflight := preflight(own)
+	for _, r := range []*reply{foreign, ownPreflight} {
 		if r.resp == nil {
 			return t.errored("%s: %s", r.step, r.describe())
 		}
@@ -701,39 +747,47 @@ func runDP12(t *checkRun) outcome {
 	if acao := foreign.header("Access-Control-Allow-Origin"); acao != "" {
 		return t.unmet("the preflight from %s got Access-Control-Allow-Origin: %s: any page may drive the server from a browser", foreignOrigin, quoteInfo(acao)).with("no Access-Control-Allow-Origin for "+foreignOrigin, "Access-Control-Allow-Origin: "+quoteInfo(acao))
 	}
-	if own.header("Access-Control-Allow-Origin") == "" {
-		return t.info("no CORS for any origin (the preflights answered %d and %d): only same-origin pages can be clients", foreign.status(), own.status())
+	if ownPreflight.header("Access-Control-Allow-Origin") == "" {
+		return t.info("no CORS for any origin (the preflights answered %d and %d): only same-origin pages can be clients", foreign.status(), ownPreflight.status())
 	}
 	allowed := map[string]bool{}
 	star := false
-	for _, v := range own.resp.Values("Access-Control-Allow-Headers") {
+	for _, v := range ownPreflight.resp.Values("Access-Control-Allow-Headers") {
 		for _, h := range strings.Split(v, ",") {
 			h = strings.ToLower(strings.TrimSpace(h))
 			allowed[h], star = true, star || h == "*"
 		}
 	}
 	var missing []string
-	for _, h := range preflightHeaders {
+	for _, h := range headers {
 		// Fetch: * stands for any name but authorization.
 		if !allowed[h] && (!star || h == "authorization") {
 			missing = append(missing, h)
 		}
 	}
 	if len(missing) > 0 {
-		return t.unmet("the own origin's preflight does not allow %s", joinAnd(missing)).with("Access-Control-Allow-Headers listing "+strings.Join(preflightHeaders, ", "), "not allowed: "+joinAnd(missing))
+		return t.unmet("the own origin's preflight does not allow %s", joinAnd(missing)).with("Access-Control-Allow-Headers listing "+strings.Join(headers, ", "), "not allowed: "+joinAnd(missing))
 	}
-	req, _ := t.initialize(set("Origin", t.p.target.origin()))
-	r := t.send("initialize from the own origin", req.Bytes(), toResponse, 0)
-	t.must(r)
+	t.must(init)
 	exposed := false
-	for _, v := range r.resp.Values("Access-Control-Expose-Headers") {
+	for _, v := range init.resp.Values("Access-Control-Expose-Headers") {
 		for _, h := range strings.Split(v, ",") {
 			h = strings.TrimSpace(h)
 			exposed = exposed || strings.EqualFold(h, "Mcp-Session-Id") || h == "*"
 		}
 	}
-	if r.header("Mcp-Session-Id") != "" && !exposed {
+	if init.header("Mcp-Session-Id") != "" && !exposed {
 		return t.unmet("initialize from the own origin issues Mcp-Session-Id without Access-Control-Expose-Headers naming it: a browser client cannot read its session id").with("Access-Control-Expose-Headers naming Mcp-Session-Id", "Mcp-Session-Id not exposed")
 	}
-	return t.pass("no CORS for %s; the own origin's preflight allows MCP's headers and Mcp-Session-Id is exposed", foreignOrigin)
+	return t.pass("no CORS for %s; the own origin's preflight allows %s and Mcp-Session-Id is exposed", foreignOrigin, strings.Join(headers, ", "))
+}
+
+// sendsEventIDs reports an event stream answer with an event id.
+func sendsEventIDs(r *reply) bool {
+	for _, ev := range r.events() {
+		if ev.ID != "" {
+			return true
+		}
+	}
+	return false
 }

@@ -61,7 +61,7 @@ var auFlaws = []flawCase{
 		}}},
 	{check: "AU-07", name: "a token for another audience is accepted", want: probe.Fail, says: "the wrong_audience token was accepted", flaw: takesAs("Bearer " + wrongAud)},
 	{check: "AU-08", name: "an expired token is accepted", want: probe.Fail, says: "the expired token was accepted", flaw: takesAs("Bearer " + expired)},
-	{check: "AU-09", name: "a token without the scope is served", want: probe.Warn, says: "no scope is enforced", flaw: takesAs("Bearer " + lowScope)},
+	{check: "AU-09", name: "a token without the scope is served", want: probe.Warn, says: "(initialize and resources/list): scope is not enforced on these methods", flaw: takesAs("Bearer " + lowScope)},
 	{check: "AU-10", name: "GET and DELETE are served without a token", want: probe.Fail, says: "GET answered 200 text/event-stream and DELETE answered 204, not 401",
 		flaw: flaw{request: func(_ *flawProxy, r *proxied) []byte {
 			if r.method != "POST" && r.get("Mcp-Session-Id") != "" && r.get("Authorization") == "" {

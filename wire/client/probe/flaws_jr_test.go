@@ -67,6 +67,14 @@ var jrFlaws = []flawCase{
 			r.body = bytes.Replace(r.body, []byte("\xff\xfe"), []byte("ok"), 1)
 			return nil
 		}}},
+	// JR-03 judges whose answer each is, not its code.
+	{check: "JR-10", name: "an unknown method is answered with error code 0", want: probe.Fail, says: "JR-03 0",
+		flaw: flaw{response: func(_ *flawProxy, r *proxied, ans []byte) []byte {
+			if !bytes.Contains(r.body, []byte(`"method":"rawmcp-probe/no-such-method"`)) {
+				return ans
+			}
+			return withBody(ans, func(body []byte) []byte { return bytes.ReplaceAll(body, []byte(`"code":-32601`), []byte(`"code":0`)) })
+		}}},
 }
 
 // answersByID is a server that keeps the answer to each request id of a

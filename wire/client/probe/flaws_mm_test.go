@@ -48,4 +48,13 @@ var mmFlaws = []flawCase{
 		flaw: flaw{response: func(_ *flawProxy, _ *proxied, ans []byte) []byte {
 			return bytes.Replace(ans, []byte("HTTP/1.1 202 Accepted"), []byte("HTTP/1.1 200 OK"), 1)
 		}}},
+	// PV-04 reports whatever a ping without the version header gets, so
+	// only the scan of the run's requests notices the 202.
+	{check: "MM-07", name: "a ping without MCP-Protocol-Version is acknowledged 202, not answered", want: probe.Fail, says: "PV-04's ping answered 202",
+		flaw: flaw{request: func(_ *flawProxy, r *proxied) []byte {
+			if r.method == "POST" && r.get("Mcp-Session-Id") != "" && r.get("MCP-Protocol-Version") == "" && bytes.Contains(r.body, []byte(`"method":"ping"`)) {
+				return answer("202 Accepted", "", "")
+			}
+			return nil
+		}}},
 }

@@ -5,8 +5,10 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/hex"
+	"net"
 	"strconv"
 	"sync"
+	"testing"
 
 	"rawmcp/wire/client/probe"
 )
@@ -26,6 +28,46 @@ var preFlaws = []flawCase{
 	// digits, so SE-02's forgery never lands on an issued id.
 	{check: "PRE-02", name: "session ids count up", want: probe.Fail, says: "count up as numbers",
 		flaw: sessionIDs(func(n int) string { return strconv.FormatInt(1e15+int64(n)<<33, 10) }, nil)},
+	{check: "PRE-03", name: "a foreign Origin kills the server after its 403", want: probe.Fail,
+		says:  `the last answer was to HO-02's request "initialize with Origin: http://evil.example" (403)`,
+		front: diesOnForeignOrigin, base: dyingVerdicts},
+}
+
+// diesOnForeignOrigin is a server that one request kills: it answers a
+// foreign Origin 403, and then its process exits, so every connection
+// closes, the trickled head of LF-07 included, and new ones are refused;
+// its port is closed by the time the 403 arrives, so the 403 is the last
+// answer. One check at a time, so which checks ran before the death is
+// fixed.
+func diesOnForeignOrigin(t *testing.T, upstream string) (probe.Target, probe.Options) {
+	addr := startProxy(t, upstream, flaw{deliver: func(p *flawProxy, r *proxied, answer []byte, nc net.Conn) bool {
+		dies := r.get("Origin") == "http://evil.example"
+		if dies {
+			p.stopListening()
+		}
+		_, err := nc.Write(answer)
+		if dies {
+			p.die()
+			return false
+		}
+		return err == nil
+	}})
+	target, err := probe.ParseTarget("http://" + addr + "/mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := fullOptions()
+	opts.Only, opts.Concurrency = []string{"HO-01", "HO-02", "HO-03", "HO-05", "LF-07"}, 1
+	return target, opts
+}
+
+// dyingVerdicts are the verdicts of diesOnForeignOrigin's run: HO-01
+// passes before the death; HO-02's 403 is not judged (the request that
+// killed it), nor LF-07's close (the process exiting); HO-03 finds the
+// target gone, HO-05 does not run; PRE-03 reports the death, added to
+// the run that did not select it.
+func dyingVerdicts() map[string]probe.Verdict {
+	return map[string]probe.Verdict{"PRE-01": probe.Pass, "HO-01": probe.Pass, "HO-02": probe.Error, "HO-03": probe.Error, "HO-05": probe.Error, "LF-07": probe.Error}
 }
 
 // sessionIDs is a server that issues its own session ids, issue(n) for

@@ -267,7 +267,7 @@ var v2Flaws = []modernFlaw{
 			}
 			return nil
 		}}}},
-	{legacy: true, flawCase: flawCase{check: "L-01", name: "server/discover answered 404 with -32601 by a legacy server", want: probe.Fail, says: "answered 404 with -32601",
+	{legacy: true, flawCase: flawCase{check: "L-01", name: "server/discover answered 404 with -32601 by a legacy server", want: probe.Fail, says: "answered 404 with -32601: the TypeScript and Go SDK clients fall back to initialize on it",
 		flaw: flaw{request: func(_ *flawProxy, r *proxied) []byte {
 			if r.get("Mcp-Method") == "server/discover" {
 				return rpcRefusal(r, "404 Not Found", "-32601")

@@ -81,9 +81,15 @@ func (t *checkRun) originRefused(origin string) outcome {
 		return t.pass("answered 403")
 	case is2xx(r.status()):
 		return t.unmet("%s for Origin: %s: any web page can drive the server", r.describe(), origin).with("403", r.actual()+" for Origin: "+origin)
+	case is4xx(r.status()) && t.p.before(originStatusSince):
+		return t.pass("answered %d: MCP %s, the version negotiated, asks only that a foreign Origin be refused (403 came with %s)", r.status(), t.p.version, originStatusSince)
 	}
 	return t.unmet("answered %d: a foreign Origin gets 403 Forbidden (Transports §2.0.1)", r.status()).with("403", r.actual()+" for Origin: "+origin)
 }
+
+// originStatusSince is the revision that named the status for a foreign
+// Origin (403); before it, servers MUST validate Origin, with any refusal.
+const originStatusSince = "2025-11-25"
 
 // HO-03: the Origin check covers GET and DELETE too, and a refused DELETE
 // leaves the session alive.
@@ -110,6 +116,8 @@ func runHO03(t *checkRun) outcome {
 		case st == 403:
 		case st == 405:
 			notes = append(notes, x.method+" answered 405 (not served at all)")
+		case is4xx(st) && st != 404 && t.p.before(originStatusSince):
+			notes = append(notes, x.method+" answered "+strconv.Itoa(st)+" (MCP "+t.p.version+", negotiated, asks for no 403 in particular)")
 		default:
 			faults = append(faults, x.method+" answered "+strconv.Itoa(st))
 		}

@@ -3,15 +3,18 @@ package probe
 import (
 	"encoding/json"
 	"fmt"
+	"mime"
 	"strconv"
 	"strings"
 
+	"rawmcp/httpparse"
+	"rawmcp/wire/client"
 	"rawmcp/wire/rule"
 )
 
 // jrGroup is the JR group: each check is declared right above its run
 // function; a check is in the catalogue when it is in this list.
-var jrGroup = group{Group{"JR", "JSON-RPC"}, []*Check{&jr01, &jr02, &jr03, &jr04, &jr05, &jr06, &jr07, &jr08, &jr09}}
+var jrGroup = group{Group{"JR", "JSON-RPC"}, []*Check{&jr01, &jr02, &jr03, &jr04, &jr05, &jr06, &jr07, &jr08, &jr09, &jr10}}
 
 // unknownMethod is a method no server implements: every server must
 // answer it with a JSON-RPC error, -32601 (T-66).
@@ -22,29 +25,76 @@ const unknownMethod = "rawmcp-probe/no-such-method"
 // response"): a server that answers a batch breaks no rule of its own, so
 // refusing one is hardening. Without MCP-Protocol-Version a server is to
 // assume 2025-03-26, whose transport allowed batches, so that answer is
-// reported, not judged.
+// reported, not judged. A server that negotiated 2025-03-26 is held to
+// that revision's rule instead: it MUST receive batches (Basic §Batching).
 var jr01 = Check{ID: "JR-01", Level: Hardening, Source: "MCP Transports §Sending 3 (one message per POST)", Rule: rule.OneMessagePerPost, Needs: NeedLegacy,
 	Section: "MCP Transports 2025-11-25 §Sending messages to the server", Keyword: "MUST", Binds: Client,
 	Title:    "Batches refused",
-	Sends:    "the batch [ping, ping] on a live session, with MCP-Protocol-Version, then without it",
-	Passes:   "400 to the batch with the version header; the answer without it is reported only (2025-03-26, assumed then, allowed batches)",
+	Sends:    "the batch [ping, ping] on a live session, with MCP-Protocol-Version, then without it (a 2025-03-26 session: once, without it)",
+	Passes:   "400 to the batch with the version header; the answer without it is reported only (2025-03-26, assumed then, allowed batches); a server that negotiated 2025-03-26 answers the batch",
 	Fix:      "Answer a JSON array body (a batch) with 400 when MCP-Protocol-Version is 2025-06-18 or later, since a POST then carries a single JSON-RPC message. The Go and TypeScript SDKs serve batches; refuse a body whose first non-space byte is an opening bracket in a middleware.",
 	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server",
 	Sessions: 1, Opens: 1, run: runJR01}
 
 func runJR01(t *checkRun) outcome {
 	s := t.session
-	a, _ := rpc("ping", "")
-	b, _ := rpc("ping", "")
+	a, idA := rpc("ping", "")
+	b, idB := rpc("ping", "")
 	batch := []byte("[" + string(a) + "," + string(b) + "]")
+	switch {
+	case s.version == rev20250326:
+		return t.batchReceived(s, batch, idA, idB)
+	case s.version < rev20250326:
+		return t.skip("the session negotiated MCP %s, which has no Streamable HTTP transport and no rule on batches over it", s.version)
+	}
 	with := t.must(t.postOn("a batch of two pings", s, batch))
 	without := t.must(t.postOn("a batch of two pings, no MCP-Protocol-Version", s, batch, drop("MCP-Protocol-Version")))
 	legacy := "without the header (2025-03-26 assumed, where batches were allowed) it " + without.describe()
 	if with.status() != 400 {
-		return t.unmet("a batch with MCP-Protocol-Version: %s %s, not 400: one JSON-RPC message per POST (Transports §2.1 item 3); %s", t.p.version, with.describe(), legacy).
+		return t.unmet("a batch with MCP-Protocol-Version: %s %s, not 400: one JSON-RPC message per POST (Transports §2.1 item 3); %s", s.version, with.describe(), legacy).
 			with("400", with.actual()+" to a batch")
 	}
 	return t.pass("answered 400 to the batch; %s", legacy)
+}
+
+// batchReceived judges a batch on a session that negotiated 2025-03-26,
+// whose implementations MUST receive batches (Basic §Batching): the
+// answer carries a response for each request, as a JSON array or as the
+// events of a stream. The probe sends no MCP-Protocol-Version, as a
+// 2025-03-26 client does not.
+func (t *checkRun) batchReceived(s *session, batch []byte, ids ...int64) outcome {
+	r := t.must(t.postOn("a batch of two pings, as a 2025-03-26 client sends it", s, batch, drop("MCP-Protocol-Version")))
+	var answered []json.RawMessage
+	if r.isSSE() {
+		for _, ev := range r.events() {
+			answered = append(answered, json.RawMessage(ev.Data))
+		}
+	} else {
+		answered = []json.RawMessage{r.resp.Body}
+	}
+	got := map[string]bool{}
+	for _, data := range answered {
+		var list []message
+		if json.Unmarshal(data, &list) != nil {
+			var one message
+			if json.Unmarshal(data, &one) != nil {
+				continue
+			}
+			list = []message{one}
+		}
+		for _, m := range list {
+			if m.Result != nil && m.Error == nil {
+				got[string(m.ID)] = true
+			}
+		}
+	}
+	for _, id := range ids {
+		if !is2xx(r.status()) || !got[strconv.FormatInt(id, 10)] {
+			return t.unmetAt(Must, "the session negotiated MCP %s, whose servers MUST receive JSON-RPC batches (Basic §Batching), and the batch %s", rev20250326, r.describe()).
+				with("a result for each ping of the batch", r.actual())
+		}
+	}
+	return t.pass("the session negotiated MCP %s, which allowed batches: the batch %s, a result for each ping", rev20250326, r.describe())
 }
 
 // JR-02: a request id is never null.
@@ -306,4 +356,97 @@ func hasCode(r *reply, code int) bool {
 		}
 	}
 	return false
+}
+
+// JR-10: the error codes the run was answered with are integers (MCP
+// Basic §Error Responses, MUST), in the ranges JSON-RPC gives them
+// meaning: its predefined codes, or -32000 to -32099 for the server's own
+// (MCP's -32002, -32042 and 2026-07-28's -32020 to -32022 among them).
+// JSON-RPC reserves the rest of -32768 to -32000 and leaves every other
+// integer to applications, where 0 or 1 tells a client nothing of what
+// failed: those are a hardening finding, not a broken MUST. It sends
+// nothing: every answer of the run is its evidence.
+var jr10 = Check{ID: "JR-10", Level: Must, Source: "MCP Basic §Error Responses (codes MUST be integers); JSON-RPC 2.0 §5.1 (H: the ranges)",
+	Section: "MCP Basic 2025-11-25 §Error Responses", Keyword: "MUST", Binds: Server,
+	Title:  "Error codes are integers in JSON-RPC's ranges",
+	Fix:    "Give every JSON-RPC error an integer code: -32700 or -32600 to -32603 for what JSON-RPC defines (a parse error, an invalid request, an unknown method, invalid params, an internal error), and -32000 to -32099 for the server's own; an error object built by hand with code 0 or a string code is the usual cause.",
+	Link:   "https://modelcontextprotocol.io/specification/2025-11-25/basic#error-responses",
+	Sends:  "nothing: after the other checks, it reads every JSON-RPC error the run was answered with",
+	Passes: "every code an integer (MUST) in -32700, -32600 to -32603 or -32099 to -32000 (H)",
+	phase:  phaseScan, run: runJR10}
+
+func runJR10(t *checkRun) outcome {
+	var notInteger, outside []string
+	seen := 0
+	for _, res := range t.p.earlier() {
+		for _, x := range res.Exchanges {
+			for _, code := range errorCodes(x) {
+				seen++
+				switch n, ok := integerCode(code); {
+				case !ok:
+					notInteger = appendOnce(notInteger, res.Check.ID+" "+cut(string(code), 20))
+				case !jsonRPCCode(n):
+					outside = appendOnce(outside, res.Check.ID+" "+strconv.FormatInt(n, 10))
+				}
+			}
+		}
+	}
+	switch {
+	case len(notInteger) > 0:
+		return t.unmet("error codes that are no integer: %s (MCP Basic §Error Responses)", joinAnd(firstFew(notInteger))).
+			with("integer error codes", joinAnd(firstFew(notInteger)))
+	case len(outside) > 0:
+		return t.unmetAt(Hardening, "error codes outside JSON-RPC's predefined codes and its server range -32099 to -32000: %s; a client cannot tell what failed", joinAnd(firstFew(outside))).
+			with("-32700, -32600 to -32603, or -32099 to -32000", joinAnd(firstFew(outside)))
+	case seen == 0:
+		return t.skip("no JSON-RPC error in the run's answers: nothing to judge")
+	}
+	return t.pass("%s, each an integer in JSON-RPC's ranges", plural(seen, "error code"))
+}
+
+// errorCodes are the codes of the JSON-RPC errors an answer carries, in
+// its JSON body or its events: objects with jsonrpc "2.0" and an error
+// object (an OAuth error's string "error" is no JSON-RPC error).
+func errorCodes(x Exchange) []json.RawMessage {
+	if x.resp == nil {
+		return nil
+	}
+	bodies := [][]byte{x.resp.Body}
+	if mt, _, _ := mime.ParseMediaType(headerOf(x.resp, "Content-Type")); mt == "text/event-stream" {
+		bodies = nil
+		for _, ev := range client.Events(x.resp.Body) {
+			bodies = append(bodies, []byte(ev.Data))
+		}
+	}
+	var codes []json.RawMessage
+	for _, b := range bodies {
+		var msg struct {
+			JSONRPC string `json:"jsonrpc"`
+			Error   *struct {
+				Code json.RawMessage `json:"code"`
+			} `json:"error"`
+		}
+		if json.Unmarshal(b, &msg) == nil && msg.JSONRPC == "2.0" && msg.Error != nil {
+			codes = append(codes, msg.Error.Code)
+		}
+	}
+	return codes
+}
+
+// integerCode reads a code that is a JSON integer (no fraction, no
+// exponent, no quotes).
+func integerCode(code json.RawMessage) (int64, bool) {
+	n, err := strconv.ParseInt(string(code), 10, 64)
+	return n, err == nil
+}
+
+// jsonRPCCode reports a code JSON-RPC 2.0 gives a meaning: the predefined
+// ones, or the implementation-defined server errors.
+func jsonRPCCode(n int64) bool {
+	return n == -32700 || n >= -32603 && n <= -32600 || n >= -32099 && n <= -32000
+}
+
+func headerOf(resp *httpparse.Response, name string) string {
+	v, _ := resp.Get(name)
+	return v
 }

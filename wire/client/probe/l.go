@@ -16,7 +16,7 @@ var modernCodes = []int{codeHeaderMismatch, codeMissingCapability, codeUnsupport
 
 // L-01: a 2025-11-25 server refuses a modern request in a way that lets a
 // dual-era client fall back to initialize.
-var l01 = Check{ID: "L-01", Level: Must, Source: "MCP 2025-11-25 Transports §Protocol Version Header (\"invalid or unsupported … MUST respond with 400\"); 2026-07-28 Transports §Backward Compatibility; Versioning §Compatibility matrix", Needs: NeedLegacy,
+var l01 = Check{ID: "L-01", Level: Must, Source: "MCP 2025-11-25 Transports §Protocol Version Header (\"invalid or unsupported … MUST respond with 400\"); 2026-07-28 Transports §Backward Compatibility; Versioning §Compatibility matrix", Needs: NeedLegacy, Since: "2025-06-18",
 	Section: "MCP 2025-11-25 Transports §Protocol Version Header", Keyword: "MUST", Binds: Server,
 	Title:  "A modern request refused so that clients fall back",
 	Sends:  "server/discover and tools/list as a 2026-07-28 client sends them (skips where server/discover is served: the target speaks both)",
@@ -37,7 +37,11 @@ func runL01(t *checkRun) outcome {
 		want := "400 without a modern error code"
 		switch {
 		case r.status() == 404 && e.Found && e.Code == codeMethodNotFound:
-			return t.unmet("%s answered 404 with -32601: a dual-era client reads that as a modern server's unknown method and never falls back to initialize", method).with(want, r.said())
+			// What the SDKs' clients do, read in their source: the
+			// TypeScript SDK's probe classifier takes -32601 as legacy,
+			// and the Go SDK falls back on any error but a -32022 that
+			// lists a modern version.
+			return t.unmet("%s answered 404 with -32601: the TypeScript and Go SDK clients fall back to initialize on it (a client that follows the 2026-07-28 text reads a modern server's unknown method and does not), but an unsupported MCP-Protocol-Version gets 400 (2025-11-25 Transports §Protocol Version Header)", method).with(want, r.said())
 		case method == "server/discover" && listsVersions(r, id):
 			// A DiscoverResult without 2026-07-28 in supportedVersions:
 			// the official clients fall back on it, but the header named
@@ -53,7 +57,7 @@ func runL01(t *checkRun) outcome {
 		case e.Found && e.Code == codeUnsupportedVersion && !supportedIsModern(e.Data):
 			parts = append(parts, method+" answered 400 with -32022 naming only legacy versions")
 		case e.Found && containsInt(modernCodes, e.Code):
-			return t.unmetAt(Informational, "%s answered 400 with %d, a modern error code: a dual-era client stays modern and never falls back", method, e.Code).with(want, r.said())
+			return t.unmetAt(Informational, "%s answered 400 with %d, a modern error code: a client that follows the 2026-07-28 text stays modern and does not fall back (the TypeScript and Go SDK clients fall back on it anyway)", method, e.Code).with(want, r.said())
 		default:
 			parts = append(parts, method+" "+r.describe())
 		}

@@ -36,27 +36,59 @@ const bigBody = 8 << 20
 // LF-01: a body past a limit is refused by its size (413) or the
 // connection is closed before the body is read. A server that serves 8 MiB
 // is asked once more with twice that, so a limit above 8 MiB is reported
-// as measured, between the size served and the size refused.
+// as measured, between the size served and the size refused. A server
+// that answers 413 and resets the connection races the upload: the probe
+// may see the 413, or only a close after the whole body went out. So a
+// close without an answer is judged by a smaller body on the same
+// session: served, the close was the limit's, whichever won the race.
 var lf01 = Check{ID: "LF-01", Level: Hardening, Source: "resource exhaustion", Rule: rule.FixedLimit, Needs: NeedLegacy,
 	Section: "resource exhaustion (a body limit)", Keyword: "", Binds: Profile,
 	Title:    "Body size limited",
-	Sends:    "ping with an 8 MiB body in 64 KiB writes, for up to 10 s; if that is served, the same with 16 MiB",
-	Passes:   "413, another 4xx before the whole body, or a close before it, to 8 MiB or to 16 MiB (the limit then reported as between the two)",
+	Sends:    "ping with an 8 MiB body in 64 KiB writes, for up to 20 s (or twice -timeout); if served, 16 MiB; after a close with no answer, 1 MiB, 64 KiB, 1 KiB until one is served",
+	Passes:   "413, another 4xx before the whole body, or a close a smaller body does not get, to 8 MiB or to 16 MiB (the limit reported as between the two)",
 	Fix:      "Limit the request body (a few MiB at most) and answer 413 as soon as Content-Length or the bytes read pass the limit. Go SDK: StreamableHTTPOptions.MaxRequestBodyBytes; Express: express.json with limit (the TypeScript SDK v2's createMcpExpressApp takes jsonLimit); nginx: client_max_body_size.",
 	Link:     "https://owasp.org/API-Security/editions/2023/en/0xa4-unrestricted-resource-consumption/",
 	Sessions: 1, Opens: 1, run: runLF01}
 
 func runLF01(t *checkRun) outcome {
 	first := t.bigPing(bigBody)
-	if first.kind != bodyServed {
+	switch first.kind {
+	case bodyClosedWhole:
+		return t.closedWhole(first, "", controlSizes)
+	case bodyServed:
+	default:
 		return first.judge(t, "")
 	}
 	second := t.bigPing(2 * bigBody)
-	if second.kind == bodyServed {
+	switch second.kind {
+	case bodyServed:
 		return t.unmet("read and served bodies of 8 MiB and 16 MiB: no limit seen up to 16 MiB").
 			with("413, or a refusal or close before the whole body", second.r.actual()+" after 16 MiB")
+	case bodyClosedWhole:
+		return t.pass("served 8 MiB; took the whole 16 MiB, then closed without an answer: a limit between 8 MiB and 16 MiB")
 	}
 	return second.judge(t, "served 8 MiB; ")
+}
+
+// controlSizes are the smaller bodies LF-01 sends after a close without
+// an answer, largest first, to find one the server serves.
+var controlSizes = []int{1 << 20, 64 << 10, 1 << 10}
+
+// closedWhole judges a close without an answer after the whole body a:
+// a smaller body served shows the close was the size's (a limit whose 413
+// the reset took); a server that closes every size says nothing of one.
+func (t *checkRun) closedWhole(a bodyAnswer, before string, sizes []int) outcome {
+	for _, size := range sizes {
+		c := t.bigPing(size)
+		switch c.kind {
+		case bodyServed:
+			return t.pass("%stook the whole %s, then closed without an answer, while %s was served: a limit between %s and %s (its answer lost to the close)", before, a.size, c.size, c.size, a.size)
+		case bodyRefused, bodyClosedWhole:
+			continue
+		}
+		return t.errored("%stook the whole %s, then closed without an answer; a %s ping %s: nothing to compare the close with", before, a.size, c.size, c.r.describe())
+	}
+	return t.errored("%stook the whole %s, then closed without an answer, and refused every smaller ping down to 1 KiB: the server serves no padded ping, nothing to judge", before, a.size)
 }
 
 // bodyAnswer is how a server met one big body.
@@ -72,9 +104,10 @@ type bodyAnswer struct {
 type bodyAnswerKind uint8
 
 const (
-	bodyRefused bodyAnswerKind = iota // 413, another 4xx before the whole body, or a close before it
-	bodyServed                        // a 2xx
-	bodyUnmet                         // anything else: no sign of a limit
+	bodyRefused     bodyAnswerKind = iota // 413, another 4xx before the whole body, or a close before it
+	bodyServed                            // a 2xx
+	bodyClosedWhole                       // a close without an answer after the whole body: a limit, or none
+	bodyUnmet                             // anything else: no sign of a limit
 )
 
 // bigPing sends a ping padded to size bytes in 64 KiB writes and says how
@@ -87,8 +120,8 @@ func (t *checkRun) bigPing(size int) bodyAnswer {
 	body = append(body, bytes.Repeat([]byte("x"), size-len(prefix)-len(suffix))...)
 	body = append(body, suffix...)
 	raw := t.request("POST", t.session, body).Bytes()
-	a := bodyAnswer{size: strconv.Itoa(size>>20) + " MiB", length: len(raw)}
-	a.r, a.f = t.feed("ping with a "+a.size+" body", raw, 64<<10, 0, 10*time.Second)
+	a := bodyAnswer{size: sizeName(size), length: len(raw)}
+	a.r, a.f = t.feed("ping with a "+a.size+" body", raw, 64<<10, 0, t.bodyWindow())
 	a.r.close()
 	a.all = a.f.Written == len(raw)
 	switch {
@@ -98,10 +131,29 @@ func (t *checkRun) bigPing(size int) bodyAnswer {
 		a.kind = bodyRefused
 	case a.f.Stream != nil && is2xx(a.r.status()):
 		a.kind = bodyServed
+	case a.f.Stream == nil && a.f.Err == client.ErrClosed:
+		a.kind = bodyClosedWhole
 	default:
 		a.kind = bodyUnmet
 	}
 	return a
+}
+
+// bodyWindow is how long LF-01 feeds a body and waits for its answer:
+// 20 s, or twice -timeout when that is longer, so a slow target still
+// reading a body it took whole is not read as no limit. A server that
+// refuses or serves answers long before; only one that does neither
+// waits this long.
+func (t *checkRun) bodyWindow() time.Duration {
+	return max(20*time.Second, 2*t.p.timeout())
+}
+
+// sizeName writes a body size as LF-01 reports it: "8 MiB", "64 KiB".
+func sizeName(size int) string {
+	if size >= 1<<20 {
+		return strconv.Itoa(size>>20) + " MiB"
+	}
+	return strconv.Itoa(size>>10) + " KiB"
 }
 
 // judge is LF-01's verdict on a body that was not served; before says
@@ -117,10 +169,11 @@ func (a bodyAnswer) judge(t *checkRun, before string) outcome {
 		return t.pass("%sclosed the connection after %d of %d bytes of %s", before, a.f.Written, a.length, a.size)
 	case a.f.Stream != nil:
 		return t.unmet("%s%s after reading the whole %s body, not 413", before, a.r.describe(), a.size).with(expected, a.r.actual()+" after "+a.size)
-	case a.f.Err == client.ErrClosed:
-		return t.unmet("%stook the whole %s, then closed without an answer: no sign of a limit", before, a.size).with(expected, "a close after "+a.size+", no answer")
+	case a.f.Written == 0:
+		// No byte went out: nothing was asked of the server's limit.
+		return t.errored("%sthe connection took no byte of the %s body within %s (%s)", before, a.size, t.bodyWindow(), t.p.secrets.Redact(errText(a.f.Err)))
 	}
-	return t.unmet("%sneither refused nor closed within 10 s of a %s body (%d bytes taken)", before, a.size, a.f.Written).with(expected, "no answer and no close within 10 s")
+	return t.unmet("%sneither refused nor closed within %s of a %s body (%d bytes taken)", before, t.bodyWindow(), a.size, a.f.Written).with(expected, "no answer and no close within "+t.bodyWindow().String())
 }
 
 // LF-02: Content-Length and Transfer-Encoding together never let a

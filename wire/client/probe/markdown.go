@@ -31,7 +31,10 @@ Levels and verdicts:
   prerequisite), with the reason. ` + "`-require-all`" + ` turns a skipped MUST into exit 1.
 - ` + "`error`" + `: the check could not run: the target broke the exchange, or answered what the check
   cannot judge. A verdict never rests on an answer that did not serve the request: a 401 to the
-  run's valid token, a 429 or 503, or no answer is an error, never a pass.
+  run's valid token, a 503, or no answer is an error, never a pass. A 429 (or a 503 with
+  Retry-After) is the runner's: it waits out a short Retry-After and sends the request again, and
+  a longer one stops the run, the checks not finished saying "rate limited (Retry-After: N s)". A
+  target that stops answering stops the run too, and PRE-03 reports it once.
 
 Every verdict but a pass comes with a reason, and where it rests on an answer, with what was
 expected and what actually came back. Under each group's table, **How to fix** gives each check's
@@ -43,9 +46,11 @@ token of a named kind (` + "`-tokens FILE`" + `: a JSON object of ` + "`wrong_au
 **auth** it refuses a request without a token, **sessions** it issues session ids, **metadata** it
 serves Protected Resource Metadata (or refuses it for the lack of a token), **SSE** it answers some
 request as an event stream, **legacy** it speaks MCP 2025-11-25 (initialize), **modern** it speaks
-MCP 2026-07-28 (server/discover). Without its need a check is ` + "`skip`" + `, with the reason. A check
-that rests on another's finding runs after it and, when that one failed or could not run, skips
-with "see ID": one defect is reported once.
+MCP 2026-07-28 (server/discover). Without its need a check is ` + "`skip`" + `, with the reason; a run
+without ` + "`-token`" + ` against a target that asks for one judges what needs no token and skips the rest
+with "needs -token". **from REVISION**: the rule arrived in that MCP revision, and a target that
+negotiated an earlier one skips the check. A check that rests on another's finding runs after it
+and, when that one failed or could not run, skips with "see ID": one defect is reported once.
 
 Section, keyword and binds: the requirement a check's level rests on, its keyword, and the party it
 binds (server, client, deployment: a hop in front of the server, or profile: the profile's own
@@ -73,7 +78,7 @@ func WriteMarkdown(w io.Writer) error {
 				level += " · " + string(c.Rule)
 			}
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-				c.ID, cell(c.Title), cell(c.Sends), cell(c.Passes), cell(level), c.Needs, cell(c.Section), c.Keyword, c.Binds)
+				c.ID, cell(c.Title), cell(c.Sends), cell(c.Passes), cell(level), needsCell(c), cell(c.Section), c.Keyword, c.Binds)
 			fmt.Fprintf(&fixes, "- **%s %s.** %s\n  <%s>\n", c.ID, inline(c.Title), inline(c.Fix), c.Link)
 		}
 		b.WriteString("\n**How to fix**\n\n" + fixes.String())
@@ -84,6 +89,15 @@ func WriteMarkdown(w io.Writer) error {
 
 // cell keeps a table cell one cell: a bar would end it.
 func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+
+// needsCell is the Needs column: the needs, and the revision the rule
+// arrived in.
+func needsCell(c Check) string {
+	if c.Since == "" {
+		return c.Needs.String()
+	}
+	return c.Needs.String() + ", from " + c.Since
+}
 
 // inline keeps prose prose in a Markdown paragraph: a backslash, a
 // backtick, an asterisk or an angle bracket would start markup, and so

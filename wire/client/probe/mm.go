@@ -1,7 +1,10 @@
 package probe
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"rawmcp/wire/rule"
@@ -9,7 +12,7 @@ import (
 
 // mmGroup is the MM group: each check is declared right above its run
 // function; a check is in the catalogue when it is in this list.
-var mmGroup = group{Group{"MM", "Methods and media types"}, []*Check{&mm01, &mm02, &mm03, &mm04, &mm05, &mm06}}
+var mmGroup = group{Group{"MM", "Methods and media types"}, []*Check{&mm01, &mm02, &mm03, &mm04, &mm05, &mm06, &mm07}}
 
 // refusedWith judges a request the target should refuse with a 4xx,
 // precise naming the status that says it best (noted, not required).
@@ -154,4 +157,96 @@ func runMM06(t *checkRun) outcome {
 		return t.unmet("202 with a %d-byte body: an accepted notification gets an empty body", len(r.resp.Body)).with("202 with an empty body", fmt.Sprintf("202 with a %d-byte body", len(r.resp.Body)))
 	}
 	return t.unmet("%s: an accepted notification gets 202 Accepted (Transports §2.1 item 4)", r.describe()).with("202 with an empty body", r.actual())
+}
+
+// MM-07: a JSON-RPC request is answered, as JSON or as an event stream;
+// 202 Accepted is for notifications and responses (Transports §Sending
+// 4, 5). It sends nothing of its own: every request the run sent is its
+// evidence, so a target that answers one ping 202 is found wherever the
+// ping was.
+var mm07 = Check{ID: "MM-07", Level: Must, Source: "MCP Transports §Sending 5", Rule: rule.NotificationAccepted,
+	Section: "MCP Transports 2025-11-25 §Sending Messages to the Server", Keyword: "MUST", Binds: Server,
+	Title:  "A request is answered, never 202",
+	Fix:    "Answer every JSON-RPC request (a message with an id and a method) with application/json or text/event-stream carrying its response, and keep 202 Accepted with no body for notifications and responses: a router that acknowledges whatever it cannot dispatch at once usually causes it.",
+	Link:   "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server",
+	Sends:  "nothing: after the other checks, it reads the answer to every well-formed JSON-RPC request the run sent",
+	Passes: "no request of the run answered 202",
+	phase:  phaseScan, run: runMM07}
+
+func runMM07(t *checkRun) outcome {
+	var accepted []string
+	requests := 0
+	for _, res := range t.p.earlier() {
+		for _, x := range res.Exchanges {
+			if x.resp == nil || !isRequestBody(x.sent) {
+				continue
+			}
+			requests++
+			if x.resp.Status == 202 {
+				accepted = append(accepted, res.Check.ID+"'s "+requestLine(x.sent))
+			}
+		}
+	}
+	switch {
+	case len(accepted) > 0:
+		return t.unmet("%s answered 202: a request gets its response, as JSON or an event stream; 202 is for notifications and responses (Transports §2.1 item 5)", joinAnd(firstFew(accepted))).
+			with("a response to each request", plural(len(accepted), "request")+" answered 202")
+	case requests == 0:
+		return t.skip("no JSON-RPC request of the run was answered: nothing to judge")
+	}
+	return t.pass("none of %s answered 202", plural(requests, "request"))
+}
+
+// isRequestBody reports a POST whose body is one well-formed JSON-RPC
+// request: exactly jsonrpc "2.0", a string or number id, a string method
+// and maybe params, each member once. The checks' deliberately broken
+// requests (a null id, a member name in another case, a batch) are left
+// out: what a server makes of those is their checks' business.
+func isRequestBody(raw []byte) bool {
+	head, body, ok := bytes.Cut(raw, []byte("\r\n\r\n"))
+	if !ok || !bytes.HasPrefix(head, []byte("POST ")) {
+		return false
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return false
+	}
+	members := map[string]json.RawMessage{}
+	for dec.More() {
+		tok, err := dec.Token()
+		name, isName := tok.(string)
+		var value json.RawMessage
+		if err != nil || !isName || members[name] != nil || dec.Decode(&value) != nil {
+			return false
+		}
+		members[name] = value
+	}
+	var version, method string
+	for name := range members {
+		if name != "jsonrpc" && name != "id" && name != "method" && name != "params" {
+			return false
+		}
+	}
+	id := members["id"]
+	return json.Unmarshal(members["jsonrpc"], &version) == nil && version == "2.0" &&
+		json.Unmarshal(members["method"], &method) == nil && method != "" &&
+		len(id) > 0 && (id[0] == '"' || id[0] == '-' || id[0] >= '0' && id[0] <= '9')
+}
+
+// requestLine names a request by its method: "ping".
+func requestLine(raw []byte) string {
+	_, body, _ := bytes.Cut(raw, []byte("\r\n\r\n"))
+	var m struct {
+		Method string `json:"method"`
+	}
+	json.Unmarshal(body, &m)
+	return strings.TrimSpace(m.Method)
+}
+
+// firstFew keeps a list for a reason line short.
+func firstFew(list []string) []string {
+	if len(list) > 3 {
+		return append(list[:3:3], fmt.Sprintf("%d more", len(list)-3))
+	}
+	return list
 }

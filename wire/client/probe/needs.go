@@ -13,7 +13,10 @@ import (
 func (p *prober) missing(ctx context.Context, c *Check) string {
 	n := c.Needs
 	var options []string
-	if n&NeedToken != 0 && p.opts.Token == "" {
+	// Without the token a target asks for, no session opens and the era
+	// it speaks stays unknown: what needs either needs the token.
+	needsSession := c.Opens > 0 || n&(NeedSessions|NeedSSE|NeedModern) != 0
+	if n&NeedToken != 0 && p.opts.Token == "" || p.tokenless && needsSession {
 		options = append(options, "-token")
 	}
 	if n&NeedToken2 != 0 && p.opts.Token2 == "" {
@@ -50,8 +53,8 @@ func (p *prober) missing(ctx context.Context, c *Check) string {
 // revisions are the MCP revisions the preflight found served.
 func (p *prober) revisions() []string {
 	var out []string
-	if p.legacy {
-		out = append(out, protocolVersion)
+	if p.legacy && p.version != "" && p.version < modernVersion {
+		out = append(out, p.version)
 	}
 	if p.modern {
 		out = append(out, modernVersion)
@@ -130,3 +133,7 @@ func decideSSE(t *checkRun) string {
 	}
 	return "needs a target that answers event streams: " + joinAnd(tried) + " got none"
 }
+
+// needsToken is the skip reason of a check a run without the token a
+// target asks for cannot judge.
+const needsToken = "needs -token"

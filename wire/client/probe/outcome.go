@@ -13,6 +13,9 @@ type outcome struct {
 	reason   string
 	expected string
 	actual   string
+	// unfinished: the run halted before the check could finish (a rate
+	// limit, a target that stopped answering); the report is incomplete.
+	unfinished bool
 }
 
 // with sets the evidence: expected ("403") and actual ("200
@@ -52,9 +55,10 @@ func (t *checkRun) info(format string, args ...any) outcome {
 }
 
 // unjudgeable is the outcome for an answer no check can judge: none at
-// all, a 401 to the run's valid token, or load shedding. Checks that test
-// a refusal call it first, so a target that refused for another reason is
-// never counted as having refused for the right one.
+// all, a 401 to the run's valid token (or, in a run without one, a 401 to
+// a request the check needs judged: "needs -token"), or load shedding.
+// Checks that test a refusal call it first, so a target that refused for
+// another reason is never counted as having refused for the right one.
 func (t *checkRun) unjudgeable(r *reply) *outcome {
 	var o outcome
 	switch {
@@ -63,6 +67,8 @@ func (t *checkRun) unjudgeable(r *reply) *outcome {
 			with("an answer", "none before the check's time ran out")
 	case r.resp == nil:
 		o = t.errored("%s: %s", r.step, r.describe()).with("an answer", r.actual())
+	case r.status() == 401 && t.p.tokenless:
+		o = t.skip("%s: %s answered 401: the target asks for the token before it judges the request", needsToken, r.step)
 	case r.status() == 401 && t.p.auth:
 		o = t.errored("answered 401 to a request with the run's valid token: the check cannot see its own refusal behind the token's").
 			with("an answer to the valid token", r.actual())

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -191,7 +192,7 @@ func (p *packaged) post(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if !p.versionBlind && !initializing {
-		if v := r.Header.Get("MCP-Protocol-Version"); v != "" && v != "2025-11-25" && v != "2025-06-18" && v != "2025-03-26" {
+		if v := r.Header.Get("MCP-Protocol-Version"); v != "" && !slices.Contains(packagedVersions, v) {
 			rpcError(w, http.StatusBadRequest, nil, -32000, "Bad Request: Unsupported protocol version: "+v)
 			return
 		}
@@ -240,12 +241,25 @@ type packagedMessage struct {
 	Params json.RawMessage `json:"params"`
 }
 
+// packagedVersions are the versions a packaged server speaks.
+var packagedVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26"}
+
 // answer is the JSON-RPC answer to one request.
 func (p *packaged) answer(msg packagedMessage) string {
 	result := `{}`
 	switch msg.Method {
 	case "initialize":
-		result = `{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":true}},"serverInfo":{"name":"packaged","version":"1.0.0"}}`
+		// As the TypeScript SDK's server: the proposal when it is one
+		// of its versions, the latest otherwise.
+		var params struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		}
+		json.Unmarshal(msg.Params, &params)
+		version := "2025-11-25"
+		if slices.Contains(packagedVersions, params.ProtocolVersion) {
+			version = params.ProtocolVersion
+		}
+		result = `{"protocolVersion":"` + version + `","capabilities":{"tools":{"listChanged":true}},"serverInfo":{"name":"packaged","version":"1.0.0"}}`
 	case "ping":
 	case "tools/list":
 		result = `{"tools":[` + p.tools() + `]}`

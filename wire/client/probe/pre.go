@@ -4,13 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"rawmcp/wire/rule"
 )
 
 // preGroup is the PRE group: each check is declared right above its run
 // function; a check is in the catalogue when it is in this list.
-var preGroup = group{Group{"PRE", "Preflight"}, []*Check{&pre01, &pre02}}
+var preGroup = group{Group{"PRE", "Preflight"}, []*Check{&pre01, &pre02, &pre03}}
 
 // PRE-01: the endpoint speaks MCP, in either era: it asks both ways, a
 // 2025-11-25 initialize and a 2026-07-28 server/discover, and the run
@@ -39,7 +40,7 @@ func runPRE01(t *checkRun) outcome {
 	case r.status() == 401 && p.opts.Token != "":
 		return t.errored("the token was refused: initialize answered 401")
 	case r.status() == 401:
-		return t.errored("the target requires a token (initialize answered 401): give -token")
+		return t.withoutToken(r)
 	}
 	p.pace = r.elapsed
 	info, caps, legacyFault := initializeResult(r, id)
@@ -96,6 +97,47 @@ func runPRE01(t *checkRun) outcome {
 		return t.pass("%s %s speaks MCP %s; server/discover %s; it %s and %s", quoteInfo(info.name), quoteInfo(info.version), p.version, disc.describe(), sessions, auth)
 	}
 	return t.pass("the target speaks MCP %s only (server/discover; initialize %s); it %s", modernVersion, r.describe(), auth)
+}
+
+// withoutToken is PRE-01 on a target that answered initialize 401 to a
+// run without -token: the run goes on, judging what needs no token (Host,
+// Origin, methods, framing, the 401 and its challenge, the metadata);
+// what needs a session or the token skips with "needs -token". The
+// target's revision stays unknown, so it is held to 2025-11-25's rules.
+func (t *checkRun) withoutToken(r *reply) outcome {
+	p := t.p
+	p.pace, p.auth, p.tokenless, p.legacy = r.elapsed, true, true, true
+	_, p.modern = t.discover("server/discover (MCP "+modernVersion+")", drop("Authorization"))
+	return t.pass("the target requires a token (initialize answered 401): without -token the run judges what needs none, by 2025-11-25's rules (the revision it negotiates is unknown); the rest skips with %q", needsToken)
+}
+
+// PRE-03: the target answers to the end of the run. The runner watches
+// every exchange: a connection refused, reset or closed with no answer
+// makes it ask the target itself, and when that gets no answer either,
+// the target has stopped answering (halt.go). PRE-03 runs last of all,
+// asks once more, and reports the death once, naming the last request
+// answered and the first that was not: a request that stops the server
+// is a finding of its own, since anyone who can send it can stop it.
+var pre03 = Check{ID: "PRE-03", Level: Must, Source: "JSON-RPC 2.0 §5 (a call gets a response); MCP Basic §Responses",
+	Section: "MCP Basic 2025-11-25 §Responses", Keyword: "MUST", Binds: Server,
+	Title:    "No request stops the server",
+	Fix:      "A request made the server stop answering: find the crash in its log at the time of the request named in the reason (an exception in a handler or a middleware, such as the Origin or Host check, that ends the process instead of answering an error), and answer that request with an error status. A supervisor that restarts the process hides the crash, not the outage.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic#responses",
+	Sends:    "after every other check, what PRE-01 sent (initialize, or server/discover), to see the target still answers",
+	Passes:   "every request of the run answered; a target that stopped answering fails, naming the last request answered and the first that was not",
+	Sessions: 1, phase: phaseLast, run: runPRE03}
+
+func runPRE03(t *checkRun) outcome {
+	p := t.p
+	if p.deathRecord() == nil {
+		p.answering(t.ctx, time.Now(), t.check.ID, "the run's last request, what PRE-01 sent", "")
+	}
+	d := p.deathRecord()
+	if d == nil {
+		return t.pass("the target answered to the end of the run")
+	}
+	return t.unmet("%s: a request can stop the server", d).
+		with("an answer to every request", "none after "+d.last.check+"'s \""+d.last.step+"\"")
 }
 
 // serverInfo is an InitializeResult's serverInfo.

@@ -35,7 +35,8 @@ type flawProxy struct {
 	toServer, toCaller [][2]string
 
 	mu      sync.Mutex
-	deleted map[string]bool // sessions a DELETE ended, for serveDeleted
+	deleted map[string]bool   // sessions a DELETE ended, for serveDeleted
+	conns   map[net.Conn]bool // the connections being served, for die
 
 	state sync.Map // what a stateful flaw remembers, under its own key (stateOf)
 }
@@ -145,11 +146,38 @@ func (p *flawProxy) start(t *testing.T) {
 			if err != nil {
 				return
 			}
-			wg.Go(func() { p.serve(nc) })
+			p.mu.Lock()
+			if p.conns == nil {
+				p.conns = map[net.Conn]bool{}
+			}
+			p.conns[nc] = true
+			p.mu.Unlock()
+			wg.Go(func() {
+				p.serve(nc)
+				p.mu.Lock()
+				delete(p.conns, nc)
+				p.mu.Unlock()
+			})
 		}
 	}()
 	t.Cleanup(func() { ln.Close(); wg.Wait() })
 }
+
+// die is the process exiting: the listener closes, so new connections
+// are refused, and so does every connection being served. A flaw that
+// dies after an answer closes the listener first (stopListening), so no
+// request sent once that answer arrived is served.
+func (p *flawProxy) die() {
+	p.stopListening()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for nc := range p.conns {
+		nc.Close()
+	}
+}
+
+// stopListening closes the listener: new connections are refused.
+func (p *flawProxy) stopListening() { p.ln.Close() }
 
 func (p *flawProxy) toUpstream(b []byte) []byte { return rewrite(b, p.toServer) }
 

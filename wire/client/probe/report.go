@@ -53,13 +53,18 @@ func (r *Report) WriteText(w io.Writer) error {
 }
 
 // RevisionsLine says which MCP revisions the target speaks, as the
-// reports head with it: "speaks MCP 2025-11-25 and 2026-07-28"; "" when
-// the preflight found none.
+// reports head with it: "speaks MCP 2025-11-25 and 2026-07-28", the
+// legacy one being the version initialize negotiated, and the others its
+// sessions negotiated when they differ; "" when the preflight found none.
 func (r *Report) RevisionsLine() string {
 	if len(r.Revisions) == 0 {
 		return ""
 	}
-	return "speaks MCP " + joinAnd(r.Revisions)
+	line := "speaks MCP " + joinAnd(r.Revisions)
+	if len(r.Negotiated) > 1 {
+		line += " (its sessions negotiated " + joinAnd(r.Negotiated) + ")"
+	}
+	return line
 }
 
 // Summary is the last line of the text report:
@@ -73,7 +78,10 @@ func (r *Report) Summary() string {
 	}
 	line := fmt.Sprintf("probe: %d pass, %d fail, %d warn, %d skip, %d error, %d info (MUST failed: %s)",
 		c[Pass], c[Fail], c[Warn], c[Skip], c[Error], c[Info], failed)
-	if r.Incomplete {
+	switch {
+	case r.Stopped != "":
+		line += "; incomplete: " + r.Stopped
+	case r.Incomplete:
 		line += "; incomplete: the budget ran out"
 	}
 	return line
@@ -96,7 +104,9 @@ type jsonReport struct {
 	Server          json.RawMessage `json:"server"`
 	ProtocolVersion string          `json:"protocol_version"`
 	Revisions       []string        `json:"revisions"`
+	Negotiated      []string        `json:"negotiated"`
 	Incomplete      bool            `json:"incomplete"`
+	Stopped         string          `json:"stopped"`
 	Started         string          `json:"started"`
 	DurationMS      int64           `json:"duration_ms"`
 	Checks          []jsonCheck     `json:"checks"`
@@ -124,7 +134,9 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		Server:          r.Server,
 		ProtocolVersion: r.ProtocolVersion,
 		Revisions:       append([]string{}, r.Revisions...),
+		Negotiated:      append([]string{}, r.Negotiated...),
 		Incomplete:      r.Incomplete,
+		Stopped:         r.Stopped,
 		Started:         r.Started.UTC().Format(time.RFC3339),
 		DurationMS:      r.Duration.Milliseconds(),
 		Checks:          []jsonCheck{},

@@ -63,7 +63,8 @@ func (o Options) budgetTime() time.Duration {
 const defaultBudget = 60 * time.Second
 
 // ErrNotMCP reports a target where PRE-01 failed: no MCP endpoint at the
-// URL, or the token was refused. The report's PRE-01 result says which.
+// URL, the token was refused, or a rate limit that could not be waited
+// out answered first. The report's PRE-01 result says which.
 var ErrNotMCP = errors.New("probe: the target is not an MCP endpoint that accepts the token (PRE-01)")
 
 // Report is the outcome of a run.
@@ -72,11 +73,21 @@ type Report struct {
 	Reached         *Reached        // nil when the target could not be reached
 	Server          json.RawMessage // serverInfo from initialize
 	ProtocolVersion string          // the version initialize negotiated
-	// Revisions are the MCP revisions PRE-01 found served:
-	// "2025-11-25" (initialize), "2026-07-28" (server/discover), or both.
+	// Revisions are the MCP revisions PRE-01 found served: the version
+	// initialize negotiated ("2025-11-25", or an earlier one the server
+	// chose), "2026-07-28" (server/discover), or both.
 	Revisions []string
-	// Incomplete: the budget ran out before every check finished; those
-	// that did not are errors saying so.
+	// Negotiated are the versions the run's initialize answers chose when
+	// the probe proposed 2025-11-25, each once, oldest first: one, unless
+	// the server answers sessions differently.
+	Negotiated []string
+	// Stopped says why the run halted, "" when it did not: the target
+	// rate limited it ("rate limited (Retry-After: 60 s)"), or stopped
+	// answering ("the target stopped answering (see PRE-03)": PRE-03's
+	// reason names the last request answered and the first that was not).
+	Stopped string
+	// Incomplete: the budget ran out, or the run halted (Stopped), before
+	// every check finished; those that did not are errors saying so.
 	Incomplete bool
 	Started    time.Time
 	Duration   time.Duration
@@ -133,6 +144,7 @@ type prober struct {
 
 	// What the preflight learned.
 	auth        bool          // the target refuses a request without a token
+	tokenless   bool          // auth, and the run has no token: checks that need one skip
 	legacy      bool          // initialize is served (MCP 2025-11-25)
 	modern      bool          // server/discover is served (MCP 2026-07-28)
 	version     string        // negotiated protocol version
@@ -143,6 +155,9 @@ type prober struct {
 
 	// What the runner decides the first time a check needs it.
 	metadataNeed, sseNeed lazyNeed
+
+	halt       halt            // rate limits and the target's liveness (halt.go)
+	negotiated map[string]bool // the versions initialize answers chose (Report.Negotiated)
 
 	mu       sync.Mutex
 	finished []*Result          // every check done so far, for the scans
@@ -177,7 +192,10 @@ const checkTimeout = 45 * time.Second
 // at a time, and beside them the long lane (checks that wait on purpose,
 // each in its own goroutine from the start); then the checks that run
 // alone, then the scans of the answers (which see what the long lane had
-// finished by then). Everything is bounded by Options.Budget.
+// finished by then); last, PRE-03 asks whether the target still answers.
+// Everything is bounded by Options.Budget. A target that rate limits the
+// run beyond a short Retry-After, or stops answering, halts it: the
+// checks not finished are errors saying so, and Report.Stopped says why.
 func Run(ctx context.Context, target Target, opts Options) (*Report, error) {
 	selected, err := Select(opts.Only, opts.Skip)
 	if err != nil {
@@ -211,10 +229,21 @@ func Run(ctx context.Context, target Target, opts Options) (*Report, error) {
 		p.runAll(ctx, dependenciesFirst(batch))
 	}
 	long.Wait()
+	p.runLast(ctx)
+	p.unjudgeDying()
 	for _, c := range selected {
 		res := p.results[c.ID]
 		rep.Incomplete = rep.Incomplete || res.unfinished
 		rep.Results = append(rep.Results, *res)
+	}
+	if last := p.results[pre03.ID]; !isSelected(selected, pre03.ID) && last.Verdict == Fail {
+		// A target that stopped answering is reported even when PRE-03
+		// was not asked for: it is why the rest did not run.
+		rep.Results = append(rep.Results, *last)
+	}
+	rep.Negotiated = p.negotiatedVersions()
+	if why := p.halted(); why != "" {
+		rep.Stopped, rep.Incomplete = why, true
 	}
 	rep.Duration = time.Since(rep.Started)
 	return rep, nil
@@ -251,6 +280,8 @@ func start(ctx context.Context, target Target, opts Options) (*prober, *Report, 
 	reached.announced(pre)
 	rep.Results = append(rep.Results, *pre)
 	if pre.Verdict != Pass {
+		rep.Stopped = p.halted()
+		rep.Incomplete = pre.unfinished
 		rep.Duration = time.Since(rep.Started)
 		return nil, rep, ErrNotMCP
 	}
@@ -345,16 +376,34 @@ func (p *prober) runCheck(ctx context.Context, c *Check) *Result {
 		p.finish(res, nil)
 		return res
 	}
+	halted := func() *Result {
+		res.Verdict, res.Reason, res.unfinished = Error, "not run: "+p.halted(), true
+		p.finish(res, nil)
+		return res
+	}
 	if ctx.Err() != nil {
 		return notRun()
+	}
+	if p.halted() != "" && c.phase != phaseLast {
+		return halted()
 	}
 	// The checks it comes after may have run into the budget.
 	reason := p.seeFirst(c)
 	if ctx.Err() != nil {
 		return notRun()
 	}
+	if p.halted() != "" && c.phase != phaseLast {
+		return halted()
+	}
+	if reason == "" {
+		reason = p.notInRevision(c)
+	}
 	if reason == "" {
 		reason = p.missing(ctx, c)
+	}
+	if reason != "" && p.halted() != "" && c.phase != phaseLast {
+		// The need was asked of a target that had stopped answering.
+		return halted()
 	}
 	if reason != "" {
 		res.Verdict, res.Reason = Skip, reason
@@ -383,6 +432,7 @@ func (p *prober) runCheck(ctx context.Context, c *Check) *Result {
 	}
 	res.Verdict, res.Reason, res.Exchanges = o.verdict, o.reason, t.exchanges
 	res.Expected, res.Actual = o.expected, o.actual
+	res.unfinished = res.unfinished || o.unfinished
 	p.finish(res, t)
 	return res
 }
@@ -391,7 +441,9 @@ func (p *prober) runCheck(ctx context.Context, c *Check) *Result {
 // that ends early on an answer it cannot judge (checkRun.must) ends here
 // with that outcome.
 func (t *checkRun) runJudged() (o outcome) {
+	t.judging = true
 	defer func() {
+		t.judging = false
 		if v := recover(); v != nil {
 			e, ok := v.(ended)
 			if !ok {

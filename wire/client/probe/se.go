@@ -282,12 +282,15 @@ var se09 = Check{ID: "SE-09", Level: Hardening, Source: "MCP Security Best Pract
 	Section: "MCP Security Best Practices 2025-11-25 (resource exhaustion)", Keyword: "", Binds: Profile,
 	Title:    "Sessions are capped or expire",
 	Sends:    "up to 64 initializes one after another, alone after the other checks",
-	Passes:   "a 503 or 429 among them, or an answer that advertises the session's expiry",
-	Fix:      "Cap the sessions the server holds and answer initialize with 503 or 429 once full, or expire idle sessions and say so in a response header such as Mcp-Session-Expires. The Go SDK's StreamableHTTPOptions.SessionTimeout, mcp-go's WithSessionIdleTTL and the Python SDK's session_idle_timeout expire idle sessions but advertise nothing, so the cap is what ends this warning.",
+	Passes:   "a 503 among them, or an answer that advertises the session's expiry; none refused is reported (info), with how many were sent",
+	Fix:      "Cap the sessions the server holds and answer initialize with 503 once full (a 429 is read as a rate limit, which caps nothing), or expire idle sessions and say so in a response header such as Mcp-Session-Expires. The Go SDK's StreamableHTTPOptions.SessionTimeout, mcp-go's WithSessionIdleTTL and the Python SDK's session_idle_timeout expire idle sessions but advertise nothing, so only a cap the probe reaches shows.",
 	Link:     "https://owasp.org/API-Security/editions/2023/en/0xa4-unrestricted-resource-consumption/",
 	Sessions: 64, phase: phaseAlone, run: runSE09}
 
 func runSE09(t *checkRun) outcome {
+	// A 503 is this check's evidence, a session cap; a 429 stays the
+	// runner's, a rate limit that caps nothing.
+	t.capacity = true
 	for i := 1; i <= sessionFlood; i++ {
 		req, id := t.initialize()
 		r := t.send("initialize "+strconv.Itoa(i)+" of up to "+strconv.Itoa(sessionFlood), req.Bytes(), toResponse, 0)
@@ -295,9 +298,9 @@ func runSE09(t *checkRun) outcome {
 		case r.resp == nil && t.outOfTime():
 			// The check's own time ran out, not the server's patience:
 			// every initialize before was answered.
-			return t.skip("not judged: the check's time ran out after %s, each answered with a session, none refused: a cap above %d cannot be told from none", plural(i-1, "initialize"), i-1)
-		case r.status() == 503 || r.status() == 429:
-			return t.pass("initialize %d answered %d; every session opened was then deleted", i, r.status())
+			return t.info("sent %s before the check's time ran out, each answered with a session, none refused, no expiry advertised: a cap above %d cannot be told from none", plural(i-1, "initialize"), i-1)
+		case r.status() == 503:
+			return t.pass("initialize %d answered 503; every session opened was then deleted", i)
 		case !r.isResult(id):
 			return t.errored("initialize %d %s, neither a session nor a refusal", i, r.describe())
 		}
@@ -305,7 +308,10 @@ func runSE09(t *checkRun) outcome {
 			return t.pass("the initialize answer advertises the session's expiry (%s)", name)
 		}
 	}
-	return t.unmet("%d sessions opened at once, none refused, no expiry advertised", sessionFlood).with("503 or 429, or an advertised expiry", strconv.Itoa(sessionFlood)+" sessions opened")
+	// A server may well cap sessions above what the probe sends (the
+	// official SDKs leave it to the application; some set 100 or more):
+	// what was measured is reported, not judged.
+	return t.info("sent %d initializes one after another, each answered with a session: none refused, no expiry advertised; a cap above %d cannot be told from none", sessionFlood, sessionFlood)
 }
 
 // sessionFlood is how many sessions SE-09 opens at most: rawmcp serve's

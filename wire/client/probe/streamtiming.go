@@ -74,13 +74,23 @@ func (s streamTiming) String() string {
 // watchBoth watches two streams at once, so a pair costs one watch, and
 // records them in order.
 func (t *checkRun) watchBoth(stepA string, rawA []byte, stepB string, rawB []byte, watch time.Duration) (a, b streamTiming) {
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		b = t.p.watch(rawB, watch)
-	}()
-	a = t.p.watch(rawA, watch)
-	<-done
+	for try := 0; ; try++ {
+		t.p.waitGate(t.ctx)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			b = t.p.watch(rawB, watch)
+		}()
+		a = t.p.watch(rawA, watch)
+		<-done
+		// A limit on either leaves nothing to compare: both go again
+		// after the wait, as pacedTrip sends one again.
+		waitA, _, limitedA := retryAfter(a.r, t.capacity)
+		waitB, _, limitedB := retryAfter(b.r, t.capacity)
+		if !limitedA && !limitedB || try == retryLimit || !t.p.waitOut(t.ctx, max(waitA, waitB)) {
+			break
+		}
+	}
 	t.recordTiming(stepA, rawA, a)
 	t.recordTiming(stepB, rawB, b)
 	return a, b
@@ -94,11 +104,13 @@ func (p *prober) watch(raw []byte, watch time.Duration) streamTiming {
 	c := p.streamClient()
 	defer c.Close()
 	start := time.Now()
+	r.sent = start
 	if r.err = c.Send(raw); r.err == nil {
 		var s *client.Stream
 		s, r.err = c.ReadStream(isHEAD(raw), start.Add(watch), enough(toHead))
 		if r.err == nil {
 			tm.head = time.Since(start)
+			r.heard = start.Add(tm.head)
 			if !s.Ended {
 				r.err = s.More(start.Add(watch), func(body []byte) bool { return len(body) > 0 })
 			}

@@ -988,6 +988,7 @@ var v230 = Check{ID: "V2-30", Level: Must, Source: "MCP 2026-07-28 Authorization
 	Passes: "401 to both with a Bearer challenge; metadata with authorization_servers (MUST); scope in the challenge (SHOULD); no offline_access (SHOULD NOT)",
 	Fix:    "Put 2026-07-28 requests behind the same bearer middleware as 2025-11-25 ones: 401 with a Bearer challenge to a missing or invalid token, naming resource_metadata and the scope needed. Serve the Protected Resource Metadata with authorization_servers, and leave offline_access out of the challenged scope.",
 	Link:   "https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization#token-handling",
+	After:  []string{"AU-11", "AU-02"}, // missing metadata is AU-02's finding, once
 	run:    runV230}
 
 func runV230(t *checkRun) outcome {
