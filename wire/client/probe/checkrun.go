@@ -300,6 +300,7 @@ func (t *checkRun) record(step string, raw []byte, r *reply) {
 	x := Exchange{Request: t.p.secrets.Wire(raw, keepRequest), resp: r.resp}
 	if r.resp != nil {
 		t.learn(raw, r)
+		t.p.wire.note(t.check.ID, raw, r)
 		x.Response = t.p.secrets.Wire(r.raw, keepResponse)
 		if !r.ended {
 			x.Response += "\n! " + t.unendedNote(r)

@@ -6,7 +6,8 @@
 //
 // How a check is declared: as data right above its run function, in the
 // file of its group (pre.go, ho.go, mm.go, pv.go, se.go, jr.go, au.go,
-// rs.go, lf.go, eh.go, dp.go):
+// rs.go, lf.go, eh.go, dp.go, v2.go, l.go) or a topic file of the group
+// (jr_schema.go, v2_results.go):
 //
 //	// HO-02: a foreign Origin on POST gets 403.
 //	var ho02 = Check{ID: "HO-02", Level: Must, Source: "...", Rule: rule.OriginRefused,
@@ -54,8 +55,10 @@
 //   - The other checks run concurrently (4 at a time), each on fresh
 //     connections, within a budget of sessions held at once (6, under
 //     rawmcp serve's 8); SE-09, which fills the session table on purpose,
-//     runs alone after them (phaseAlone); EH-02 and then EH-01, which
-//     scan every response of the run, run last (phaseScan, phaseEchoScan).
+//     runs alone after them (phaseAlone); JR-10 and EH-02, then EH-01,
+//     which scan every response of the run, run last (phaseScan,
+//     phaseEchoScan). JR-10 reads the JSON-RPC messages the runner noted
+//     as it recorded each exchange (wireLog), the preflight's included.
 //   - Every session a check causes, even one the target should have
 //     refused to open, is deleted when the check ends.
 //   - Every exchange and the whole check are bounded in time; a read of an

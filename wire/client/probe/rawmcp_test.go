@@ -195,7 +195,7 @@ func TestJSONDocument(t *testing.T) {
 	for k := range doc {
 		members = append(members, k)
 	}
-	want := []string{"checks", "counts", "duration_ms", "incomplete", "protocol_version", "reached", "revisions", "server", "started", "target"}
+	want := []string{"checks", "counts", "duration_ms", "incomplete", "protocol_version", "reached", "revisions", "schemas", "server", "started", "target"}
 	if diff := cmp.Diff(want, sorted(members)); diff != "" {
 		t.Errorf("members (-want +got):\n%s", diff)
 	}

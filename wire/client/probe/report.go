@@ -96,6 +96,7 @@ type jsonReport struct {
 	Server          json.RawMessage `json:"server"`
 	ProtocolVersion string          `json:"protocol_version"`
 	Revisions       []string        `json:"revisions"`
+	Schemas         []string        `json:"schemas"` // the pinned schema.json files JR-10 checked against
 	Incomplete      bool            `json:"incomplete"`
 	Started         string          `json:"started"`
 	DurationMS      int64           `json:"duration_ms"`
@@ -124,6 +125,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		Server:          r.Server,
 		ProtocolVersion: r.ProtocolVersion,
 		Revisions:       append([]string{}, r.Revisions...),
+		Schemas:         schemaNames(r),
 		Incomplete:      r.Incomplete,
 		Started:         r.Started.UTC().Format(time.RFC3339),
 		DurationMS:      r.Duration.Milliseconds(),

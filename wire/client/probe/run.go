@@ -144,6 +144,8 @@ type prober struct {
 	// What the runner decides the first time a check needs it.
 	metadataNeed, sseNeed lazyNeed
 
+	wire wireLog // every JSON-RPC message received, for JR-10
+
 	mu       sync.Mutex
 	finished []*Result          // every check done so far, for the scans
 	results  map[string]*Result // by id, for After
