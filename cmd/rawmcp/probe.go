@@ -411,6 +411,8 @@ func probeList(stdout io.Writer, only []string) int {
 				fmt.Fprintf(&b, "         source: %s; rule: %s\n", c.Source, orNone(string(c.Rule)))
 				b.WriteString(wrap("sends: "+c.Sends, 9, 88))
 				b.WriteString(wrap("passes when: "+c.Passes, 9, 88))
+				b.WriteString(wrap("fix: "+c.Fix, 9, 88))
+				fmt.Fprintf(&b, "         link: %s\n", c.Link)
 			}
 		}
 	}

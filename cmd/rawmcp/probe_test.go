@@ -392,6 +392,15 @@ func TestProbeList(t *testing.T) {
 			t.Errorf("-list -only AU-05 lacks %q:\n%s", want, stdout)
 		}
 	}
+	// The fix, folded over lines, then the link on a line of its own.
+	checks, _ := probe.Select([]string{"AU-05"}, nil)
+	au05 := checks[0]
+	if want := "fix: " + au05.Fix + " link: " + au05.Link; !strings.Contains(strings.Join(strings.Fields(stdout), " "), want) {
+		t.Errorf("-list -only AU-05 lacks %q:\n%s", want, stdout)
+	}
+	if want := "\n         link: " + au05.Link + "\n"; !strings.Contains(stdout, want) {
+		t.Errorf("-list -only AU-05 lacks the link line %q:\n%s", want, stdout)
+	}
 }
 
 // TestProbeListMarkdown: -list -md prints the catalogue document, the

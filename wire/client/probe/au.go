@@ -18,6 +18,8 @@ var au01 = Check{ID: "AU-01", Level: Must, Source: "MCP Authorization §Error ha
 	Title:    "A missing token gets a challenge",
 	Sends:    "initialize without Authorization",
 	Passes:   "401 with a WWW-Authenticate Bearer challenge; on a target that needs no token, fails with -token, skips without",
+	Fix:      "Answer a request without a token with 401 and a WWW-Authenticate: Bearer challenge that names resource_metadata. The Go SDK's auth.RequireBearerToken sends the challenge only when RequireBearerTokenOptions.ResourceMetadataURL (or Scopes) is set, the TypeScript SDK's requireBearerAuth names it with resourceMetadataUrl; a hand-written 401 with only a JSON body lacks it.",
+	Link:     "https://www.rfc-editor.org/rfc/rfc9110#section-11.6.1",
 	Sessions: 1, run: runAU01}
 
 func runAU01(t *checkRun) outcome {
@@ -49,6 +51,8 @@ var au02 = Check{ID: "AU-02", Level: Must, Source: "MCP Authorization §PRM disc
 	Title:    "Metadata is discoverable",
 	Sends:    "without a token: the challenge's resource_metadata on the target's origin, then the well-known paths with and without the endpoint's path",
 	Passes:   "200 JSON whose resource is the -url and whose authorization_servers is non-empty",
+	Fix:      "Serve Protected Resource Metadata (RFC 9728) without a token at /.well-known/oauth-protected-resource followed by the MCP path, or at the URL the challenge's resource_metadata names, with resource equal to the MCP URL and a non-empty authorization_servers. The Go SDK has auth.ProtectedResourceMetadataHandler, the TypeScript SDK mcpAuthMetadataRouter, mcp-go WithProtectedResourceMetadata.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#protected-resource-metadata-discovery-requirements",
 	Sessions: 1, After: []string{"AU-11"}, run: runAU02}
 
 func runAU02(t *checkRun) outcome {
@@ -83,6 +87,8 @@ var au03 = Check{ID: "AU-03", Level: Must, Source: "MCP Authorization; RFC 6750 
 	Title:    "A garbage token refused",
 	Sends:    "initialize with Bearer not-a-token",
 	Passes:   "401 with error=\"invalid_token\" (401 without it warns)",
+	Fix:      "Answer an invalid, unknown or malformed token with 401 and a Bearer challenge carrying error=\"invalid_token\" (a 403 is for a valid token without the rights). The Go SDK's auth.RequireBearerToken answers 401 without the error parameter, so add it to WWW-Authenticate in a wrapper of your own.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#token-handling",
 	Sessions: 1, run: runAU03}
 
 func runAU03(t *checkRun) outcome {
@@ -107,6 +113,8 @@ var au04 = Check{ID: "AU-04", Level: Should, Source: "RFC 6750 §3.1 (SHOULD NOT
 	Title:    "No error code without credentials",
 	Sends:    "initialize without Authorization, then with Authorization: Basic",
 	Passes:   "401 to both, with a challenge that has no error parameter",
+	Fix:      "Answer a request that carries no Bearer token (none at all, or another scheme such as Basic) with a challenge without an error parameter: error=\"invalid_token\" is for a token that was sent and failed. The TypeScript SDK's requireBearerAuth adds it for a missing token too; answer the missing-token case before it.",
+	Link:     "https://www.rfc-editor.org/rfc/rfc6750#section-3.1",
 	Sessions: 2, run: runAU04}
 
 func runAU04(t *checkRun) outcome {
@@ -141,6 +149,8 @@ var au05 = Check{ID: "AU-05", Level: Hardening, Source: "MCP Authorization §Acc
 	Title:    "A token in the query is not accepted",
 	Sends:    "initialize with ?access_token=DECOY (random, never the real token) and no Authorization",
 	Passes:   "a 4xx that does not echo the decoy",
+	Fix:      "Read the token only from the Authorization header and refuse a request that carries access_token in the query (400 or 401), without echoing it. Tokens in URLs end up in proxy and server logs; a generic token extractor that also reads the query is the usual cause.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#token-requirements",
 	Sessions: 1, run: runAU05}
 
 func runAU05(t *checkRun) outcome {
@@ -168,6 +178,8 @@ var au06 = Check{ID: "AU-06", Level: Must, Source: "RFC 9110 §11.1; RFC 6750 §
 	Title:    "Authorization header syntax",
 	Sends:    "initialize with \"bearer T\", then with \"Bearer a b\"",
 	Passes:   "a result to the first, a 4xx to the second",
+	Fix:      "Match the authentication scheme case-insensitively (bearer and Bearer are one scheme) and refuse a credential with extra parts (Bearer a b) with 400 or 401. A hand-written prefix test for \"Bearer \" fails the first; splitting on spaces and ignoring the rest fails the second.",
+	Link:     "https://www.rfc-editor.org/rfc/rfc9110#section-11.1",
 	Sessions: 2, run: runAU06}
 
 func runAU06(t *checkRun) outcome {
@@ -215,6 +227,8 @@ var au07 = Check{ID: "AU-07", Level: Must, Source: "MCP Authorization §Token ha
 	Title:    "Tokens for another resource refused",
 	Sends:    "initialize with the wrong_audience token",
 	Passes:   "401",
+	Fix:      "Validate the token's audience (aud, or the resource it was issued for under RFC 8707) against this server's own URL and answer 401 when it names another resource. With the Go and TypeScript SDKs that is the token verifier you pass to their bearer middleware, which must check aud as well as the signature.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#token-handling",
 	Sessions: 1, run: runAU07}
 
 func runAU07(t *checkRun) outcome {
@@ -230,6 +244,8 @@ var au08 = Check{ID: "AU-08", Level: Must, Source: "MCP Authorization §Token ha
 	Title:    "Expired or foreign-issuer tokens refused",
 	Sends:    "initialize with the expired token, then with the wrong_issuer token",
 	Passes:   "401 to both; with only one of them, fails if it is accepted and skips otherwise",
+	Fix:      "Refuse expired tokens, and tokens from an issuer other than the server's authorization server, with 401. The token verifier passed to the SDK's bearer middleware must check exp and iss; one that only checks the signature against a shared key accepts both.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#token-handling",
 	Sessions: 2, run: runAU08}
 
 func runAU08(t *checkRun) outcome {
@@ -261,6 +277,8 @@ var au09 = Check{ID: "AU-09", Level: Should, Source: "MCP Authorization §Scope 
 	Title:    "Insufficient scope gets a step-up challenge",
 	Sends:    "with the low_scope token: initialize, then each declared list method until one gets 403",
 	Passes:   "a 403 with a Bearer challenge carrying error=\"insufficient_scope\", scope and resource_metadata; every method served warns",
+	Fix:      "Answer a token that lacks the scope a method needs with 403 and a Bearer challenge carrying error=\"insufficient_scope\", the scope needed and resource_metadata. The Go SDK's auth.RequireBearerToken answers 403 without the error parameter, so add it in a wrapper; a server that checks no scope at all serves every method.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#runtime-insufficient-scope-errors",
 	Sessions: 1, run: runAU09}
 
 func runAU09(t *checkRun) outcome {
@@ -320,6 +338,8 @@ var au10 = Check{ID: "AU-10", Level: Must, Source: "MCP Authorization (\"every H
 	Title:    "Every method is authenticated",
 	Sends:    "GET and DELETE on a live session without Authorization, then a ping with the token",
 	Passes:   "401 to both (405 accepted: not served) and the session survives",
+	Fix:      "Require the token on GET and DELETE of the MCP endpoint as on POST, answering 401 without one. A bearer middleware mounted only on the POST route (app.post in Express) leaves the other methods open: mount it on the path for every method.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#token-requirements",
 	Sessions: 1, Opens: 1, run: runAU10}
 
 func runAU10(t *checkRun) outcome {
@@ -364,6 +384,8 @@ var au11 = Check{ID: "AU-11", Level: Must, Source: "RFC 9728 §3", Rule: rule.Me
 	Title:    "The metadata endpoint needs no token",
 	Sends:    "the metadata requests of AU-02, without a token",
 	Passes:   "200 from one of them",
+	Fix:      "Serve the Protected Resource Metadata document without requiring a token, since a client fetches it before it has one. Mount the metadata route beside the bearer middleware, not behind it (the Go SDK's auth.ProtectedResourceMetadataHandler, the TypeScript SDK's mcpAuthMetadataRouter).",
+	Link:     "https://www.rfc-editor.org/rfc/rfc9728#section-3",
 	Sessions: 1, run: runAU11}
 
 func runAU11(t *checkRun) outcome {

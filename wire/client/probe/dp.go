@@ -27,6 +27,8 @@ var dp01 = Check{ID: "DP-01", Level: Must, Source: "RFC 6750 §5.3; RFC 9728 §1
 	Title:    "A protected endpoint is served over TLS",
 	Sends:    "nothing for an https or loopback URL; otherwise initialize without a token, then the metadata",
 	Passes:   "the URL is https or its host loopback; an http URL to another host that answers a Bearer challenge or serves metadata fails",
+	Fix:      "Serve a protected MCP endpoint only over https, with TLS ended at the server or at the proxy in front; keep plain http for loopback. A token sent in cleartext can be read and replayed by anyone on the path.",
+	Link:     "https://www.rfc-editor.org/rfc/rfc6750#section-5.3",
 	Sessions: 1, run: runDP01}
 
 func runDP01(t *checkRun) outcome {
@@ -63,6 +65,8 @@ var dp02 = Check{ID: "DP-02", Level: Must, Source: "RFC 8996; RFC 9325", Rule: r
 	Title:    "TLS holds",
 	Sends:    "one TLS handshake offering only TLS 1.0 and 1.1 (https URLs only), no request",
 	Passes:   "the server refuses it; one that completes it, certificate valid or not, fails; an http URL skips",
+	Fix:      "Turn TLS 1.0 and 1.1 off where TLS ends. nginx: ssl_protocols TLSv1.2 TLSv1.3; HAProxy: ssl-min-ver TLSv1.2 in ssl-default-bind-options; Go: tls.Config with MinVersion tls.VersionTLS12; Caddy refuses them by default.",
+	Link:     "https://www.rfc-editor.org/rfc/rfc8996#section-3",
 	Sessions: 0, run: runDP02}
 
 func runDP02(t *checkRun) outcome {
@@ -96,6 +100,8 @@ var dp03 = Check{ID: "DP-03", Level: Should, Source: "RFC 6797; RFC 9325 §3.2",
 	Title:    "The cleartext twin does not serve MCP",
 	Sends:    "POST initialize without a token and GET to http://HOST/PATH of an https URL (port 80, dialled as the endpoint is: -resolve HOST:80:ADDR)",
 	Passes:   "each refused, or 301/308 to the same https URL, never an MCP answer; hardening: the run's 2xx answers carry Strict-Transport-Security",
+	Fix:      "Answer cleartext http requests to the host with a 301 or 308 to the https URL, or not at all, never with MCP, and send Strict-Transport-Security on https answers. nginx: add_header Strict-Transport-Security \"max-age=31536000\" always; Caddy: header Strict-Transport-Security max-age=31536000; HAProxy: http-response set-header Strict-Transport-Security max-age=31536000.",
+	Link:     "https://www.rfc-editor.org/rfc/rfc9325#section-3.2",
 	Sessions: 1, phase: phaseScan, run: runDP03}
 
 func runDP03(t *checkRun) outcome {
@@ -149,6 +155,8 @@ var dp04 = Check{ID: "DP-04", Level: Must, Source: "RFC 9728 §3.3, §5.1", Rule
 	Title:    "The metadata names the public URL",
 	Sends:    "initialize without a token; the metadata at the path-inserted and root well-known paths and at the challenge's resource_metadata",
 	Passes:   "every document's resource is exactly the URL probed; resource_metadata is absolute, on the URL's scheme and origin; skips without authorization",
+	Fix:      "Set the metadata's resource, and the resource_metadata URL in the challenge, to the public https URL clients use, not the address the server listens on behind the proxy. Configure that URL explicitly (for the Go SDK, in RequireBearerTokenOptions.ResourceMetadataURL and the metadata you serve) instead of deriving it from the request.",
+	Link:     "https://www.rfc-editor.org/rfc/rfc9728#section-3.3",
 	Sessions: 1, After: []string{"AU-11", "AU-02"}, run: runDP04}
 
 func runDP04(t *checkRun) outcome {
@@ -207,6 +215,8 @@ var dp05 = Check{ID: "DP-05", Level: Must, Source: "RFC 9728 §3.3, §7.3", Rule
 	Title:    "Forwarded headers do not steer",
 	Sends:    "DP-04's requests with X-Forwarded-Host: evil.example, X-Forwarded-Proto: http and Forwarded: host=evil.example;proto=http",
 	Passes:   "evil.example (on https, an http:// URL of the host) appears in no resource, resource_metadata, Location or body",
+	Fix:      "Do not build resource, resource_metadata or redirect URLs from X-Forwarded-Host, X-Forwarded-Proto or Forwarded sent by a client: configure the public URL, or trust those fields only when your own proxy sets them and overwrites the client's. In nginx, proxy_set_header X-Forwarded-Host $host; overwrites it; in Express, leave trust proxy off unless a proxy sits in front.",
+	Link:     "https://www.rfc-editor.org/rfc/rfc9728#section-3.3",
 	Sessions: 1, run: runDP05}
 
 // forwarded are the fields DP-05 sends, as a client (not a hop) would.
@@ -260,6 +270,8 @@ var dp06 = Check{ID: "DP-06", Level: Must, Source: "MCP Transports §Protocol Ve
 	Title:    "MCP headers survive the hop",
 	Sends:    "on a session, ping with mcp-protocol-version: 1999-01-01, a list request with an unknown mcp-session-id, and a ping without a token",
 	Passes:   "nothing dropped: a hop is blamed only when the field spelled as the spec does gets another answer; a bare 401 is AU-01's, other statuses PV-01's, SE-02's, SE-08's",
+	Fix:      "Pass MCP-Protocol-Version, Mcp-Session-Id and Authorization through every hop unchanged, whatever the case of their names. A proxy or API gateway with a header allowlist is the usual cause: add the MCP headers to it.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#protocol-version-header",
 	Sessions: 1, Opens: 1, run: runDP06}
 
 func runDP06(t *checkRun) outcome {
@@ -338,6 +350,8 @@ var dp07 = Check{ID: "DP-07", Level: Should, Source: "MCP Transports §Sending 6
 	Title:    "Events are not held back",
 	Sends:    "on a session, a GET stream (or a POST answered with SSE) twice: with Accept-Encoding: gzip, deflate, br and without; each watched 5 s",
 	Passes:   "head and first bytes within 1 s, the stream still open, no later with the encodings; silent or ended at once skips; a late pair is asked again, and only a second late pair is not met",
+	Fix:      "Let event streams through unbuffered and uncompressed: in nginx, proxy_buffering off; (or the upstream sends X-Accel-Buffering: no), and exclude text/event-stream from gzip or brotli at the proxy and in the framework (Express's compression middleware). The server should also send its first event at once.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server",
 	Sessions: 1, Opens: 1, long: true, run: runDP07}
 
 // acceptEncodings is what browsers and HTTP client libraries send.
@@ -428,6 +442,8 @@ var dp08 = Check{ID: "DP-08", Level: Should, Source: "MCP Transports §Listening
 	Title:    "An idle stream survives",
 	Sends:    "with -slow only: one GET stream on a session, held up to 130 s",
 	Passes:   "still open at the end, or ended after a retry field; a cut without retry is not met (its second, the usual suspect and the keep-alive intervals reported)",
+	Fix:      "Keep idle streams alive past every hop's read timeout with an SSE comment (a line starting with a colon) every 15 to 30 s, or end them with a retry field before a hop would cut them. In nginx, raise proxy_read_timeout above the server's longest silence; the TypeScript SDK's keepAliveMs and mcp-go's WithHeartbeatInterval send keep-alives.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#listening-for-messages-from-the-server",
 	Sessions: 1, Opens: 1, long: true, run: runDP08}
 
 // idleHold is how long DP-08 holds its stream: past the 100 s of the
@@ -508,6 +524,8 @@ var dp09 = Check{ID: "DP-09", Level: Should, Source: "interoperability", Rule: r
 	Title:    "A session sticks",
 	Sends:    "8 pings on one session, one after another, each on a fresh connection",
 	Passes:   "all 8 served; a 404 or 400 among them means replicas without affinity or a shared session store",
+	Fix:      "Send every request of a session to the replica that holds it, by stickiness on Mcp-Session-Id at the load balancer (nginx: hash $http_mcp_session_id consistent; in the upstream block), or keep sessions in a store every replica shares. A round-robin balancer in front of in-memory sessions answers 404 or 400 to a session's later requests.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#session-management",
 	Sessions: 1, Opens: 1, run: runDP09}
 
 // dp09Requests is how many requests DP-09 sends on its session: enough
@@ -540,6 +558,8 @@ var dp10 = Check{ID: "DP-10", Level: Hardening, Source: "MCP 2026-07-28 Transpor
 	Title:    "Streams tell proxies not to buffer or cache",
 	Sends:    "a GET stream and the list methods and ping on a session; reads every SSE answer of the run",
 	Passes:   "each has X-Accel-Buffering: no, Cache-Control no-cache or no-store, and no Age or cache HIT marker; none in the run skips",
+	Fix:      "Send X-Accel-Buffering: no and Cache-Control: no-cache (or no-store) on every text/event-stream answer, and keep caches off the MCP path. The TypeScript SDK v2 sets X-Accel-Buffering; with the Go SDK or mcp-go, set both in a middleware that wraps the handler.",
+	Link:     "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#receiving-messages",
 	Sessions: 1, Opens: 1, phase: phaseScan, run: runDP10}
 
 func runDP10(t *checkRun) outcome {
@@ -596,6 +616,8 @@ var dp11 = Check{ID: "DP-11", Level: Hardening, Source: "OWASP ASVS V14.3", Rule
 	Title:    "The hop hides its version",
 	Sends:    "PUT and GET of a missing path; reads every answer of the run, LF's and MM's error answers among them",
 	Passes:   "no Server or X-Powered-By with a version number (nginx/1.22.1)",
+	Fix:      "Keep version numbers out of Server and X-Powered-By on every answer, error pages included: nginx server_tokens off;, Apache ServerTokens Prod, and no versioned Server header set by the application. Caddy and HAProxy name no version by default.",
+	Link:     "https://github.com/OWASP/ASVS/blob/v4.0.3_release/4.0/en/0x22-V14-Config.md#v143-unintended-security-disclosure",
 	Sessions: 0, phase: phaseScan, run: runDP11}
 
 // versionNumber finds a version in a product token: "nginx/1.22.1",
@@ -656,6 +678,8 @@ var dp12 = Check{ID: "DP-12", Level: Should, Source: "interoperability (browser 
 	Title:    "A browser client can keep its session",
 	Sends:    "OPTIONS preflights from http://evil.example and the own origin asking for authorization, content-type, mcp-session-id, mcp-protocol-version, last-event-id; then initialize from the own origin",
 	Passes:   "no CORS for the foreign origin; CORS for the own allows those and exposes Mcp-Session-Id; no CORS at all is info",
+	Fix:      "Answer CORS only for origins you serve: no Access-Control-Allow-Origin (never a wildcard) to a foreign origin, and to your own, allow the Authorization, Content-Type, Mcp-Session-Id, MCP-Protocol-Version and Last-Event-ID request headers and expose Mcp-Session-Id with Access-Control-Expose-Headers. In Express that is the cors package with an origin list; mcp-go has WithStreamableHTTPCORS.",
+	Link:     "https://fetch.spec.whatwg.org/#http-cors-protocol",
 	Sessions: 1, run: runDP12}
 
 // preflightHeaders are the request headers a browser MCP client sends.

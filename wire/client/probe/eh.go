@@ -25,6 +25,8 @@ var eh01 = Check{ID: "EH-01", Level: Hardening, Source: "MCP Security Best Pract
 	Title:    "Nothing echoed",
 	Sends:    "random markers in Host, Origin, MCP-Protocol-Version, Mcp-Session-Id, the token, the query, a header name and the body; runs last",
 	Passes:   "no response of the run carries a marker or a real token",
+	Fix:      "Do not copy request data (Host, other headers, the session id, the token, the body) into responses, error messages above all: say what was wrong without quoting it. The SDKs probed echo the Host, the version header or the body in their error texts, so replace those with fixed texts in the web framework's error handler or a middleware.",
+	Link:     "https://cheatsheetseries.owasp.org/cheatsheets/Error_Handling_Cheat_Sheet.html",
 	Sessions: 2, Opens: 1, phase: phaseEchoScan, run: runEH01}
 
 func runEH01(t *checkRun) outcome {
@@ -149,6 +151,8 @@ var eh02 = Check{ID: "EH-02", Level: Hardening, Source: "browser content sniffin
 	Title:    "Error bodies are not sniffable",
 	Sends:    "three error requests of its own (PUT, broken JSON, an unknown path); runs after the other checks",
 	Passes:   "every 4xx and 5xx body of the run is application/json (or +json) or nosniff, and none is HTML",
+	Fix:      "Send every error answer as application/json (a JSON-RPC error) or with X-Content-Type-Options: nosniff, never as an HTML page. What fails are Express's default HTML pages, the text/plain 400s Go's net/http writes before any handler, and proxies' own HTML error pages (replace them with nginx error_page or HAProxy errorfile).",
+	Link:     "https://fetch.spec.whatwg.org/#x-content-type-options-header",
 	Sessions: 0, phase: phaseScan, run: runEH02}
 
 func runEH02(t *checkRun) outcome {

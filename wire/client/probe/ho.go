@@ -24,6 +24,8 @@ var ho01 = Check{ID: "HO-01", Level: Hardening, Source: "MCP Security Best Pract
 	Title:    "Foreign Host refused",
 	Sends:    "initialize with Host: evil.example",
 	Passes:   "a 4xx without Mcp-Session-Id",
+	Fix:      "Refuse a Host header that is not a name the server is served under (403 or 421) before creating a session. The Go SDK does so on loopback unless DisableLocalhostProtection is set, the TypeScript SDK's createMcpExpressApp on a localhost bind or with allowedHosts, the Python SDK with TransportSecuritySettings and allowed_hosts. Behind nginx, proxy_set_header Host $http_host; passes the client's Host on to that check.",
+	Link:     "https://modelcontextprotocol.io/docs/2025-11-25/tutorials/security/security_best_practices#local-mcp-server-compromise",
 	Sessions: 1, run: runHO01}
 
 func runHO01(t *checkRun) outcome {
@@ -47,6 +49,8 @@ var ho02 = Check{ID: "HO-02", Level: Must, Source: "MCP Transports §Security wa
 	Title:    "Foreign Origin refused",
 	Sends:    "initialize with Origin: http://evil.example and the run's token",
 	Passes:   "403 only",
+	Fix:      "Check Origin on every request and answer 403 when it is present and not one of the server's own origins; the Go and TypeScript SDKs and mcp-go leave this off by default. Go SDK: wrap the handler in http.NewCrossOriginProtection().Handler; TypeScript SDK: the StreamableHTTPServerTransport options enableDnsRebindingProtection and allowedOrigins; Python SDK: TransportSecuritySettings with allowed_origins; mcp-go: a middleware of your own.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#security-warning",
 	Sessions: 1, run: runHO02}
 
 func runHO02(t *checkRun) outcome {
@@ -60,6 +64,8 @@ var ho04 = Check{ID: "HO-04", Level: Must, Source: "MCP Transports §Security wa
 	Title:    "Origin: null refused",
 	Sends:    "initialize with Origin: null",
 	Passes:   "403 only",
+	Fix:      "Treat Origin: null (sandboxed iframes, file pages, some redirects) as a foreign origin and answer 403; an allowlist must not contain null. It is the same Origin check as for a foreign page, in the SDK's transport options or a middleware in front of the handler.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#security-warning",
 	Sessions: 1, After: []string{"HO-02"}, run: runHO04}
 
 func runHO04(t *checkRun) outcome {
@@ -86,6 +92,8 @@ var ho03 = Check{ID: "HO-03", Level: Must, Source: "MCP Transports (\"all incomi
 	Title:    "Origin checked on GET and DELETE too",
 	Sends:    "GET and DELETE on a live session with Origin: http://evil.example, then a ping",
 	Passes:   "403 to each (405 accepted: not served) and the session still works",
+	Fix:      "Apply the Origin check to GET and DELETE on the MCP endpoint as well as to POST, or answer them 405 if the server offers no stream and no way to end a session. Go's http.CrossOriginProtection lets GET through as a safe method, so a GET stream behind it needs an Origin check of its own.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#security-warning",
 	Sessions: 1, Opens: 1, After: []string{"HO-02"}, run: runHO03}
 
 func runHO03(t *checkRun) outcome {
@@ -129,6 +137,8 @@ var ho05 = Check{ID: "HO-05", Level: Should, Source: "interoperability (the offi
 	Title:    "The server's own origin accepted",
 	Sends:    "initialize with Host and Origin both the URL's own",
 	Passes:   "the InitializeResult",
+	Fix:      "Put the server's own origin (the scheme, host and port clients reach it at) in the Origin allowlist, so that a browser client served from that origin is not refused. An allowlist written for localhost misses 127.0.0.1 and the port; behind a proxy, list the public origin.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#security-warning",
 	Sessions: 1, run: runHO05}
 
 func runHO05(t *checkRun) outcome {
@@ -148,6 +158,8 @@ var ho06 = Check{ID: "HO-06", Level: Hardening, Source: "CVE-2026-33252", Rule: 
 	Title:    "No cross-site \"simple\" POST",
 	Sends:    "initialize as Content-Type: text/plain with Origin: http://evil.example, a CORS simple request",
 	Passes:   "any answer but a 2xx",
+	Fix:      "Refuse a POST whose Content-Type is not application/json with 415 before reading the body as JSON: a text/plain POST from a foreign page is a CORS simple request and arrives without a preflight. The Go SDK refuses it from v1.4.1; elsewhere the handler or the web framework's body parser must insist on the media type, beside the Origin check.",
+	Link:     "https://www.cve.org/CVERecord?id=CVE-2026-33252",
 	Sessions: 1, run: runHO06}
 
 func runHO06(t *checkRun) outcome {

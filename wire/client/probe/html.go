@@ -66,7 +66,7 @@ summary { cursor: pointer; }
 </table>
 <p><code>{{.Summary}}</code></p>
 {{range .Results}}<details>
-<summary><span class="v {{.Verdict}}">{{.Verdict}}</span> <code>{{.Check.ID}}</code> {{.Check.Line}} <small>({{.Check.Level}} · {{.Check.Source}}{{if .Check.Rule}} · {{.Check.Rule}}{{end}})</small>
+<summary><span class="v {{.Verdict}}">{{.Verdict}}</span> <code>{{.Check.ID}}</code> {{.Check.Title}} <small>({{.Check.Level}} · {{.Check.Source}}{{if .Check.Rule}} · {{.Check.Rule}}{{end}})</small>
 {{if .Reason}}<div class="reason">{{.Reason}}</div>{{end}}{{if or .Expected .Actual}}<div class="reason">expected: <code>{{.Expected}}</code><br>actual: <code>{{.Actual}}</code></div>{{end}}</summary>
 <p class="help">sends: {{.Check.Sends}}<br>passes when: {{.Check.Passes}}</p>
 {{range $i, $x := .Exchanges}}<pre>{{$x.Request}}</pre>

@@ -28,6 +28,8 @@ var jr01 = Check{ID: "JR-01", Level: Hardening, Source: "MCP Transports §Sendin
 	Title:    "Batches refused",
 	Sends:    "the batch [ping, ping] on a live session, with MCP-Protocol-Version, then without it",
 	Passes:   "400 to the batch with the version header; the answer without it is reported only (2025-03-26, assumed then, allowed batches)",
+	Fix:      "Answer a JSON array body (a batch) with 400 when MCP-Protocol-Version is 2025-06-18 or later, since a POST then carries a single JSON-RPC message. The Go and TypeScript SDKs serve batches; refuse a body whose first non-space byte is an opening bracket in a middleware.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server",
 	Sessions: 1, Opens: 1, run: runJR01}
 
 func runJR01(t *checkRun) outcome {
@@ -51,6 +53,8 @@ var jr02 = Check{ID: "JR-02", Level: Hardening, Source: "MCP Basic §Requests", 
 	Title:    "Null id refused",
 	Sends:    "ping with \"id\": null",
 	Passes:   "400 or a JSON-RPC error",
+	Fix:      "Refuse a request whose id is null (400, or a JSON-RPC error) instead of treating it as a notification. mcp-go answers it 202; elsewhere it is the JSON-RPC decoder's check of the id member.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic#requests",
 	Sessions: 1, Opens: 1, run: runJR02}
 
 func runJR02(t *checkRun) outcome {
@@ -77,6 +81,8 @@ var jr03 = Check{ID: "JR-03", Level: Must, Source: "MCP Basic (each response to 
 	Title:    "Reused ids never cross",
 	Sends:    "16 requests at once on one session, all with id 1, alternating ping and an unknown method",
 	Passes:   "no answer belongs to another request (refusals of the reused id accepted)",
+	Fix:      "Route each response to the request it answers even when a client reuses an id within a session: key pending requests by the HTTP request or stream they came on, not by the id alone. A server may instead refuse a reused id with a JSON-RPC error.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic#responses",
 	Sessions: 1, Opens: 1, run: runJR03}
 
 func runJR03(t *checkRun) outcome {
@@ -131,6 +137,8 @@ var jr04 = Check{ID: "JR-04", Level: Hardening, Source: "GHSA-wvj2-96wp-fq3f", R
 	Title:    "Member names match exactly",
 	Sends:    "{\"jsonrpc\":\"2.0\",\"id\":N,\"Method\":\"ping\"}",
 	Passes:   "anything but a result for N",
+	Fix:      "Decode JSON-RPC member names case-sensitively, so that Method is not method. Go's encoding/json matches names case-insensitively, which is how mcp-go and Go SDK releases before v1.3.1 read requests; upgrade, or decode with a case-sensitive decoder.",
+	Link:     "https://github.com/advisories/GHSA-wvj2-96wp-fq3f",
 	Sessions: 1, Opens: 1, run: runJR04}
 
 func runJR04(t *checkRun) outcome {
@@ -150,6 +158,8 @@ var jr05 = Check{ID: "JR-05", Level: Hardening, Source: "RFC 8259 §4", Rule: ru
 	Title:    "Duplicate keys refused",
 	Sends:    "a request with two method members, an unknown method first and ping last",
 	Passes:   "400",
+	Fix:      "Refuse a JSON object with a duplicate member name (400) rather than taking the first or the last. The SDKs probed take the last, so a filter or proxy that reads the first sees another request; use a decoder that reports duplicates, or check in a middleware.",
+	Link:     "https://www.rfc-editor.org/rfc/rfc8259#section-4",
 	Sessions: 1, Opens: 1, run: runJR05}
 
 func runJR05(t *checkRun) outcome {
@@ -174,6 +184,8 @@ var jr06 = Check{ID: "JR-06", Level: Must, Source: "MCP Transports §Sending 4",
 	Title:    "An unsolicited response refused or accepted cleanly",
 	Sends:    "{\"jsonrpc\":\"2.0\",\"id\":99,\"result\":{}}, a response to nothing",
 	Passes:   "202 with an empty body, or a 4xx",
+	Fix:      "Answer a JSON-RPC response the server did not ask for with 202 and an empty body (accepted and dropped) or with a 4xx, never 200 with a body. This is the SDK transport's branch for incoming responses; a hand-written handler that treats every body as a request is the usual cause.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server",
 	Sessions: 1, Opens: 1, run: runJR06}
 
 func runJR06(t *checkRun) outcome {
@@ -200,6 +212,8 @@ var jr07 = Check{ID: "JR-07", Level: Hardening, Source: "resource exhaustion (re
 	Title:    "Deep nesting refused",
 	Sends:    "ping with params nested 10 000 arrays deep, then a plain ping",
 	Passes:   "a 4xx (400, or 413 noted), then a served ping",
+	Fix:      "Limit the nesting depth of request JSON (a few hundred levels) and answer 400, or 413 through a body limit, before a recursive parser walks it. Servers on the TypeScript SDK parsed and served 10 000 levels and several packages answered 500; check the depth before JSON.parse, or use a parser with a depth limit.",
+	Link:     "https://cwe.mitre.org/data/definitions/674.html",
 	Sessions: 1, Opens: 1, run: runJR07}
 
 func runJR07(t *checkRun) outcome {
@@ -234,6 +248,8 @@ var jr08 = Check{ID: "JR-08", Level: Must, Source: "MCP Transports §Sending 4; 
 	Title:    "Truncated JSON refused as the client's error",
 	Sends:    "a ping whose JSON is cut off",
 	Passes:   "a 4xx (400, -32700 noted); a 5xx warns (the server's fault, not the client's); a 2xx fails",
+	Fix:      "Answer a body that is not complete JSON with 400 (a JSON-RPC -32700 parse error in the body is fine), not 500 and never 200. The JSON parser of the SDK or the web framework raises the error: map it to 400 in the framework's error handler instead of letting it fall through to a generic 500.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server",
 	Sessions: 1, Opens: 1, run: runJR08}
 
 func runJR08(t *checkRun) outcome {
@@ -261,6 +277,8 @@ var jr09 = Check{ID: "JR-09", Level: Hardening, Source: "RFC 8259 §8.1", Rule: 
 	Title:    "Invalid UTF-8 refused",
 	Sends:    "a ping with invalid UTF-8 in a string of its params",
 	Passes:   "a 4xx (400, -32700 noted)",
+	Fix:      "Refuse a body that is not valid UTF-8 with 400 before decoding it. Go's encoding/json and JavaScript's default text decoding replace invalid bytes with U+FFFD silently, so validate the raw body first (utf8.Valid in Go, a TextDecoder with fatal: true in JavaScript).",
+	Link:     "https://www.rfc-editor.org/rfc/rfc8259#section-8.1",
 	Sessions: 1, Opens: 1, run: runJR09}
 
 func runJR09(t *checkRun) outcome {

@@ -21,6 +21,8 @@ var l01 = Check{ID: "L-01", Level: Must, Source: "MCP 2025-11-25 Transports §Pr
 	Title:  "A modern request refused so that clients fall back",
 	Sends:  "server/discover and tools/list as a 2026-07-28 client sends them (skips where server/discover is served: the target speaks both)",
 	Passes: "400 to each, with no body, no JSON, or a JSON-RPC error none of -32020, -32021, -32022 (a -32022 naming only legacy versions passes); 404 with -32601, 401, 403, 5xx or a 2xx fail",
+	Fix:    "On a server that speaks only 2025-11-25, answer a request with MCP-Protocol-Version: 2026-07-28 with 400 and no modern error code (-32020, -32021, -32022), so that dual-era clients fall back to initialize. The Go SDK's stateful handler (v1.8.0) answers server/discover with 200, and a 404 with -32601 reads as a modern server: both stop the fallback.",
+	Link:   "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#protocol-version-header",
 	run:    runL01}
 
 func runL01(t *checkRun) outcome {
@@ -103,6 +105,8 @@ var l02 = Check{ID: "L-02", Level: Must, Source: "MCP 2025-11-25 Lifecycle; 2026
 	Title:    "The fallback to initialize works",
 	Sends:    "server/discover as a 2026-07-28 client, then initialize, notifications/initialized and a list method (or ping) on the session",
 	Passes:   "a result to the list method",
+	Fix:      "Keep serving initialize, notifications/initialized and the session that follows after refusing a 2026-07-28 request from the same client. Refuse the modern request on its own, leaving no state behind: no session minted, no connection closed, no limit counted against the client.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#initialization",
 	Sessions: 1, run: runL02}
 
 func runL02(t *checkRun) outcome {

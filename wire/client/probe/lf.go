@@ -42,6 +42,8 @@ var lf01 = Check{ID: "LF-01", Level: Hardening, Source: "resource exhaustion", R
 	Title:    "Body size limited",
 	Sends:    "ping with an 8 MiB body in 64 KiB writes, for up to 10 s; if that is served, the same with 16 MiB",
 	Passes:   "413, another 4xx before the whole body, or a close before it, to 8 MiB or to 16 MiB (the limit then reported as between the two)",
+	Fix:      "Limit the request body (a few MiB at most) and answer 413 as soon as Content-Length or the bytes read pass the limit. Go SDK: StreamableHTTPOptions.MaxRequestBodyBytes; Express: express.json with limit (the TypeScript SDK v2's createMcpExpressApp takes jsonLimit); nginx: client_max_body_size.",
+	Link:     "https://owasp.org/API-Security/editions/2023/en/0xa4-unrestricted-resource-consumption/",
 	Sessions: 1, Opens: 1, run: runLF01}
 
 func runLF01(t *checkRun) outcome {
@@ -130,6 +132,8 @@ var lf02 = Check{ID: "LF-02", Level: Must, Source: "RFC 9112 §6.1", Rule: rule.
 	Title:    "CL+TE never smuggles",
 	Sends:    "a POST with Content-Length and Transfer-Encoding: chunked, an empty chunked body and GET /rawmcp-probe-behind after it",
 	Passes:   "a 4xx and a close, or a close; an answer to the GET or an open connection 2 s later fails",
+	Fix:      "Refuse a request that has both Content-Length and Transfer-Encoding with 400 and close the connection. Go's net/http, and so the Go SDK, mcp-go and Caddy, reads such a request as chunked and keeps the connection open, with no setting to change that: put nginx or HAProxy, which pass this check, in front.",
+	Link:     "https://www.rfc-editor.org/rfc/rfc9112#section-6.1",
 	Sessions: 0, run: runLF02}
 
 func runLF02(t *checkRun) outcome {
@@ -164,6 +168,8 @@ var lf03 = Check{ID: "LF-03", Level: Must, Source: "RFC 9112 §6.3", Rule: rule.
 	Title:    "Conflicting Content-Length refused",
 	Sends:    "a POST with Content-Length: 2 and Content-Length: 3",
 	Passes:   "400 and a close within 2 s",
+	Fix:      "Answer a request with two different Content-Length values with 400 and close the connection. This is the HTTP server's parser (or the proxy in front), not MCP code: upgrade it, or put a proxy in front that refuses such requests.",
+	Link:     "https://www.rfc-editor.org/rfc/rfc9112#section-6.3",
 	Sessions: 0, run: runLF03}
 
 func runLF03(t *checkRun) outcome {
@@ -224,6 +230,8 @@ var lf04 = Check{ID: "LF-04", Level: Hardening, Source: "RFC 9112 §5.2", Rule: 
 	Title:    "obs-fold refused",
 	Sends:    "initialize with a header field folded onto a line starting with a space",
 	Passes:   "a 4xx (400 noted otherwise) or a close",
+	Fix:      "Refuse a header line folded onto the next line (obs-fold) with 400 rather than joining it. Go's net/http (and so Caddy) and HAProxy accept it while nginx refuses it, so nginx in front changes this without touching the server.",
+	Link:     "https://www.rfc-editor.org/rfc/rfc9112#section-5.2",
 	Sessions: 1, run: runLF04}
 
 func runLF04(t *checkRun) outcome {
@@ -239,6 +247,8 @@ var lf05 = Check{ID: "LF-05", Level: Hardening, Source: "RFC 9112 §2.2", Rule: 
 	Title:    "Bare LF refused",
 	Sends:    "initialize with every line ended by a bare LF",
 	Passes:   "a 4xx (400 noted otherwise) or a close; a served request warns even with -strict",
+	Fix:      "Refuse request and header lines that end in a bare LF instead of CRLF (400). RFC 9112 lets a recipient accept them and net/http, nginx, Caddy and HAProxy all do, so only a stricter front end changes this; most teams accept this warning in a baseline.",
+	Link:     "https://www.rfc-editor.org/rfc/rfc9112#section-2.2",
 	Sessions: 1, run: runLF05}
 
 func runLF05(t *checkRun) outcome {
@@ -267,6 +277,8 @@ var lf06 = Check{ID: "LF-06", Level: Hardening, Source: "RFC 6585 §5", Rule: ru
 	Title:    "Header flood refused",
 	Sends:    "initialize with 200 header fields, then with a 64 KiB header section",
 	Passes:   "a 4xx (431 noted otherwise) and a close within 2 s, both times",
+	Fix:      "Refuse a head with too many fields or too many bytes with 431, and close the connection. Go's http.Server limits only bytes (MaxHeaderBytes, 1 MiB by default), so add a middleware that answers 431 with Connection: close past a field count; HAProxy in front refuses both and closes, nginx and Caddy keep the connection.",
+	Link:     "https://www.rfc-editor.org/rfc/rfc6585#section-5",
 	Sessions: 2, run: runLF06}
 
 func runLF06(t *checkRun) outcome {
@@ -309,6 +321,8 @@ var lf07 = Check{ID: "LF-07", Level: Hardening, Source: "slowloris", Rule: rule.
 	Title:    "A slow head is cut",
 	Sends:    "an initialize head, one byte every 300 ms",
 	Passes:   "an answer (408) or a close within 7 s",
+	Fix:      "Put a deadline of a few seconds on reading the request head and close the connection when it passes. Go: an http.Server with ReadHeaderTimeout instead of http.ListenAndServe; Node: server.headersTimeout; nginx: client_header_timeout 5s; Caddy: timeouts read_header 5s; HAProxy: timeout http-request 5s.",
+	Link:     "https://www.cve.org/CVERecord?id=CVE-2007-6750",
 	Sessions: 0, long: true, run: runLF07}
 
 func runLF07(t *checkRun) outcome {
@@ -332,6 +346,8 @@ var lf08 = Check{ID: "LF-08", Level: Must, Source: "RFC 9112 §9.3", Rule: rule.
 	Title:    "An error answer closes",
 	Sends:    "a POST refused before its body is read (Accept: text/html), whose body is GET /rawmcp-probe-behind",
 	Passes:   "no answer to the request in the body",
+	Fix:      "When the server answers before reading the whole body (an early 4xx), either read and discard the rest or close the connection after the answer. Go's net/http does this; a custom server or proxy that answers early and keeps the connection reads the rest of the body as the next request.",
+	Link:     "https://www.rfc-editor.org/rfc/rfc9112#section-9.3",
 	Sessions: 0, run: runLF08}
 
 func runLF08(t *checkRun) outcome {

@@ -34,7 +34,9 @@ Levels and verdicts:
   run's valid token, a 429 or 503, or no answer is an error, never a pass.
 
 Every verdict but a pass comes with a reason, and where it rests on an answer, with what was
-expected and what actually came back.
+expected and what actually came back. Under each group's table, **How to fix** gives each check's
+remedy, where it usually lives (the SDK's transport options, the web framework, the proxy in
+front), and the link to the section of the specification, RFC or advisory the check rests on.
 
 Needs: **T** a valid token (` + "`-token`" + `), **T2** a second principal's token (` + "`-token2`" + `), **X** a
 token of a named kind (` + "`-tokens FILE`" + `: a JSON object of ` + "`wrong_audience`, `wrong_issuer`, `expired`,\n`low_scope`" + `), **slow** ` + "`-slow`" + `; and what the runner decides about the target once per run:
@@ -52,14 +54,16 @@ client breaking a rule breaks none of its own.
 `
 
 // WriteMarkdown writes the catalogue as Markdown, CHECKS.md: the
-// preface, then a table per group (id, check, sends, passes when, level
-// and source, needs).
+// preface, then per group a table (id, check, sends, passes when, level
+// and source, needs, section, keyword, binds) and a "How to fix" list,
+// each check's fix and the link to the section it rests on.
 func WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString(checksPreface)
 	for _, g := range groups {
 		fmt.Fprintf(&b, "\n## %s (`%s.go`)\n\n", g.Title, strings.ToLower(g.Code))
 		b.WriteString("| id | check | sends | passes when | level · source | needs | section | keyword | binds |\n|---|---|---|---|---|---|---|---|---|\n")
+		var fixes strings.Builder
 		for _, c := range catalogue {
 			if c.Group != g.Code {
 				continue
@@ -70,7 +74,9 @@ func WriteMarkdown(w io.Writer) error {
 			}
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 				c.ID, cell(c.Title), cell(c.Sends), cell(c.Passes), cell(level), c.Needs, cell(c.Section), c.Keyword, c.Binds)
+			fmt.Fprintf(&fixes, "- **%s %s.** %s\n  <%s>\n", c.ID, inline(c.Title), inline(c.Fix), c.Link)
 		}
+		b.WriteString("\n**How to fix**\n\n" + fixes.String())
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -78,3 +84,23 @@ func WriteMarkdown(w io.Writer) error {
 
 // cell keeps a table cell one cell: a bar would end it.
 func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+
+// inline keeps prose prose in a Markdown paragraph: a backslash, a
+// backtick, an asterisk or an angle bracket would start markup, and so
+// would an underscore at the edge of a word (_meta); one inside a word
+// (allowed_hosts) is left as it is, which Markdown reads literally.
+func inline(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		edge := r == '_' && (i == 0 || !isWordByte(s[i-1]) || i+1 == len(s) || !isWordByte(s[i+1]))
+		if strings.ContainsRune("\\`*<>", r) || edge {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}

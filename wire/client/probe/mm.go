@@ -33,6 +33,8 @@ var mm01 = Check{ID: "MM-01", Level: Hardening, Source: "MCP Transports §Sendin
 	Title:    "POST needs both media types in Accept",
 	Sends:    "initialize with Accept: application/json only",
 	Passes:   "a 4xx (406 noted otherwise)",
+	Fix:      "Answer a POST whose Accept does not list both application/json and text/event-stream with 406 instead of serving it. The official Go and TypeScript SDKs refuse it already; mcp-go serves it, so check Accept in a middleware in front of its handler.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server",
 	Sessions: 1, run: runMM01}
 
 func runMM01(t *checkRun) outcome {
@@ -47,6 +49,8 @@ var mm02 = Check{ID: "MM-02", Level: Hardening, Source: "RFC 9110 §15.5.16", Ru
 	Title:    "POST body must be declared JSON",
 	Sends:    "initialize with Content-Type: text/plain",
 	Passes:   "a 4xx (415 noted otherwise)",
+	Fix:      "Answer a POST whose Content-Type is not application/json with 415 before parsing the body. The check belongs in the handler or in the web framework's body parser, which must refuse other media types rather than skip them.",
+	Link:     "https://www.rfc-editor.org/rfc/rfc9110#section-15.5.16",
 	Sessions: 1, run: runMM02}
 
 func runMM02(t *checkRun) outcome {
@@ -62,6 +66,8 @@ var mm03 = Check{ID: "MM-03", Level: Hardening, Source: "MCP Transports §Listen
 	Title:    "GET needs text/event-stream in Accept",
 	Sends:    "GET on a live session with Accept: application/json",
 	Passes:   "a 4xx or 405",
+	Fix:      "Answer a GET whose Accept lacks text/event-stream with 406, or with 405 if the server offers no GET stream at all. The official Go and TypeScript SDKs do this; with mcp-go it takes a middleware.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#listening-for-messages-from-the-server",
 	Sessions: 1, Opens: 1, run: runMM03}
 
 func runMM03(t *checkRun) outcome {
@@ -79,6 +85,8 @@ var mm04 = Check{ID: "MM-04", Level: Must, Source: "MCP Transports §Listening 3
 	Title:    "GET answers SSE or 405",
 	Sends:    "GET on a live session, read to the first event or 2 s",
 	Passes:   "200 text/event-stream, or 405 with Allow",
+	Fix:      "Answer GET on the MCP endpoint with a text/event-stream, or with 405 and an Allow header naming the methods that are served (Allow: POST, DELETE). A 405 without Allow, or the router's 404, comes from the web framework's route table: route GET to the SDK's handler, or to a 405 that sets Allow.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#listening-for-messages-from-the-server",
 	Sessions: 1, Opens: 1, After: []string{"MM-05"}, run: runMM04}
 
 func runMM04(t *checkRun) outcome {
@@ -104,6 +112,8 @@ var mm05 = Check{ID: "MM-05", Level: Must, Source: "RFC 9110 §15.5.6", Rule: ru
 	Title:    "Other methods: 405 with Allow",
 	Sends:    "PUT to the endpoint with a JSON body",
 	Passes:   "405 with Allow; a 405 without Allow or a 2xx fails, another 4xx or 501 warns",
+	Fix:      "Answer methods the endpoint does not serve (PUT, PATCH) with 405 and an Allow header listing those it does, instead of the router's 404. Go's http.ServeMux does this by itself when the routes name their methods (POST /mcp); in Express, add app.all on the MCP path after the real routes, answering 405 with Allow.",
+	Link:     "https://www.rfc-editor.org/rfc/rfc9110#section-15.5.6",
 	Sessions: 0, run: runMM05}
 
 func runMM05(t *checkRun) outcome {
@@ -126,6 +136,8 @@ var mm06 = Check{ID: "MM-06", Level: Must, Source: "MCP Transports §Sending 4",
 	Title:    "A notification gets 202",
 	Sends:    "notifications/initialized after initialize",
 	Passes:   "202 with an empty body",
+	Fix:      "Answer a JSON-RPC notification the server accepts with 202 Accepted and an empty body, not 200 or 204. SDK transports do; a hand-written route that always writes a JSON answer is the usual cause.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server",
 	Sessions: 1, run: runMM06}
 
 func runMM06(t *checkRun) outcome {

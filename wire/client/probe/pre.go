@@ -23,6 +23,8 @@ var pre01 = Check{ID: "PRE-01", Level: Must, Source: "MCP Lifecycle §Initializa
 	Title:    "The endpoint speaks MCP",
 	Sends:    "initialize and server/discover (with -token if given), and with -token each again without one",
 	Passes:   "an InitializeResult (protocolVersion, capabilities, serverInfo{name, version}) or a discover result listing 2026-07-28; neither stops the run (exit 2)",
+	Fix:      "Serve the MCP endpoint at the URL you probe (often /mcp) and answer initialize with an InitializeResult carrying protocolVersion, capabilities and serverInfo, or a 2026-07-28 server/discover with its result. A 404 or an HTML page usually means the SDK's handler is mounted at another path of the web framework's router; a 401 to the token you gave means the server does not accept it.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#initialization",
 	Sessions: 2, phase: phasePreflight, run: runPRE01}
 
 func runPRE01(t *checkRun) outcome {
@@ -141,6 +143,8 @@ var pre02 = Check{ID: "PRE-02", Level: Must, Source: "MCP Transports §Session 1
 	Title:    "Session ids are well formed and unguessable",
 	Sends:    "six initializes, one at a time, each session deleted at once",
 	Passes:   "every id is visible ASCII 0x21-0x7E (MUST); the ids differ, do not count up, and vary in at least 64 bits (H)",
+	Fix:      "Generate session ids from a cryptographic random source (a random UUID, or 128 random bits in hex or base64url), using only visible ASCII. The SDKs' defaults do; a custom generator (the TypeScript SDK's sessionIdGenerator, the Go SDK's ServerOptions.GetSessionID) that counts, uses the time or a short random number is the usual cause.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#session-management",
 	Sessions: 1, run: runPRE02}
 
 func runPRE02(t *checkRun) outcome {

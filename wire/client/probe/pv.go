@@ -57,6 +57,8 @@ var pv01 = Check{ID: "PV-01", Level: Must, Source: "MCP Transports §Protocol ve
 	Title:    "A past version refused",
 	Sends:    "a ping on a live session with MCP-Protocol-Version: 1999-01-01, and the same ping with the negotiated version as a control",
 	Passes:   "400 while the control is served (or the 400 names the version)",
+	Fix:      "Compare MCP-Protocol-Version with the versions the server supports on every request after initialize and answer 400 to any other, an older known version included. SDK transports check it; a proxy or middleware that rewrites or drops the header defeats the check.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#protocol-version-header",
 	Sessions: 1, Opens: 1, run: runPV01}
 
 func runPV01(t *checkRun) outcome {
@@ -69,6 +71,8 @@ var pv03 = Check{ID: "PV-03", Level: Must, Source: "MCP Transports §Protocol ve
 	Title:    "A malformed version refused",
 	Sends:    "a ping on a live session with MCP-Protocol-Version: garbage, and the same ping with the negotiated version as a control",
 	Passes:   "400 while the control is served (or the 400 names the version)",
+	Fix:      "Answer 400 to an MCP-Protocol-Version that is not one of the versions the server supports, malformed values included, rather than falling back to a default. The check belongs where the SDK's transport reads the header, or in a middleware in front of it.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#protocol-version-header",
 	Sessions: 1, Opens: 1, run: runPV03}
 
 func runPV03(t *checkRun) outcome {
@@ -89,6 +93,8 @@ var pv02 = Check{ID: "PV-02", Level: Must, Source: "MCP Transports §Protocol ve
 	Title:    "A future version refused on every method",
 	Sends:    "POST (ping), GET and DELETE on a live session with MCP-Protocol-Version: 9999-01-01, each also with the negotiated version as a control",
 	Passes:   "400 to each whose control is served; a GET or DELETE answered alike with either version (405, a router's 404) is not served and not judged",
+	Fix:      "Validate MCP-Protocol-Version on GET and DELETE as on POST and answer 400 to an unsupported one. The Go SDK (v1.8.0) compares versions as strings there and serves 9999-01-01, so check the header in a middleware in front of its handler.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#protocol-version-header",
 	Sessions: 1, Opens: 1, run: runPV02}
 
 func runPV02(t *checkRun) outcome {
@@ -138,6 +144,8 @@ var pv04 = Check{ID: "PV-04", Level: Informational, Source: "MCP Transports §Pr
 	Title:    "Missing header after init",
 	Sends:    "a ping on a live session without MCP-Protocol-Version",
 	Passes:   "never judged: the answer is reported (the spec says assume 2025-03-26)",
+	Fix:      "Nothing to fix: this is reported, not judged. The specification asks a server with no other way to tell the version to assume 2025-03-26; one that keeps the version negotiated at initialize may use that instead.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#protocol-version-header",
 	Sessions: 1, Opens: 1, run: runPV04}
 
 func runPV04(t *checkRun) outcome {
@@ -161,6 +169,8 @@ var pv05 = Check{ID: "PV-05", Level: Must, Source: "MCP Lifecycle §Version nego
 	Title:    "Negotiation answers a supported version",
 	Sends:    "initialize proposing 2099-01-01",
 	Passes:   "a result with a known MCP revision; an echo of 2099-01-01 fails, an unknown version warns",
+	Fix:      "Answer an initialize that proposes an unknown version with a version the server supports (its latest), never by echoing the proposal. SDKs do; a hand-written initialize handler that copies params.protocolVersion into the result is the usual cause.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#version-negotiation",
 	Sessions: 1, run: runPV05}
 
 func runPV05(t *checkRun) outcome {

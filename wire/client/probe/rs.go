@@ -28,6 +28,8 @@ var rs01 = Check{ID: "RS-01", Level: Should, Source: "MCP Transports §Sending 6
 	Title:    "A POST SSE stream ends after its response",
 	Sends:    "the declared list methods, then ping, until one is answered as text/event-stream, and reads on",
 	Passes:   "the stream ends within 2 s of the response's event; skips when every answer is JSON",
+	Fix:      "End a POST's SSE stream once the JSON-RPC response has been sent on it, instead of keeping the connection open. SDK transports end it; application code that holds the stream for later notifications, or a proxy that keeps the upstream connection, is the usual cause.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server",
 	Sessions: 1, Opens: 1, run: runRS01}
 
 func runRS01(t *checkRun) outcome {
@@ -69,6 +71,8 @@ var rs02 = Check{ID: "RS-02", Level: Must, Source: "MCP Transports §Resumabilit
 	Title:    "No replay across sessions",
 	Sends:    "requests and a GET on session A, then a GET on session B with Last-Event-ID set to A's first event id",
 	Passes:   "a 4xx, or a stream without A's events or answers; skips when A's streams carry no event id",
+	Fix:      "Scope event ids and replay to the session and stream they were issued on, so that a Last-Event-ID from another session replays nothing (answer 4xx or an empty stream). With an event store (the TypeScript SDK's eventStore option, the Go SDK's StreamableHTTPOptions.EventStore), key its lookups by session as well as by event id.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#resumability-and-redelivery",
 	Sessions: 2, Opens: 2, run: runRS02}
 
 func runRS02(t *checkRun) outcome {
@@ -136,6 +140,8 @@ var rs03 = Check{ID: "RS-03", Level: Hardening, Source: "MCP Transports §Resuma
 	Title:    "A malformed cursor is refused or ignored",
 	Sends:    "GET on a live session with Last-Event-ID: x, read for 2 s",
 	Passes:   "a 4xx, or a stream without a JSON-RPC response",
+	Fix:      "Treat a Last-Event-ID the server did not issue as unknown: refuse it with 400, or open a fresh stream that replays nothing. The event store's lookup should fail closed on an id it cannot parse, not replay from the start.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#resumability-and-redelivery",
 	Sessions: 1, Opens: 1, run: runRS03}
 
 func runRS03(t *checkRun) outcome {

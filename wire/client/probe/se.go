@@ -31,6 +31,8 @@ var se01 = Check{ID: "SE-01", Level: Should, Source: "MCP Transports §Session 2
 	Title:    "Missing session id refused",
 	Sends:    "a session request after initialize without Mcp-Session-Id",
 	Passes:   "400",
+	Fix:      "When the server issues session ids, answer a request without Mcp-Session-Id (other than initialize) with 400. The Go SDK (v1.8.0) serves it and mcp-go answers 404, so check the header in a middleware in front of their handlers.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#session-management",
 	Sessions: 1, Opens: 1, run: runSE01}
 
 func runSE01(t *checkRun) outcome {
@@ -52,6 +54,8 @@ var se02 = Check{ID: "SE-02", Level: Should, Source: "MCP Transports §Session 3
 	Title:    "Unknown session id refused",
 	Sends:    "a session request with a never-issued id shaped like two issued ones: only the characters where they differ are changed, each within its alphabet (hex stays hex), so a format check passes it",
 	Passes:   "404",
+	Fix:      "Answer a session id the server never issued, or has ended, with 404 so that the client starts a new session. Servers built on the TypeScript SDK's examples look the transport up by id and answer 400 (No valid session ID provided) when it is missing; answer 404 there when the header was sent.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#session-management",
 	Sessions: 1, Opens: 1, run: runSE02}
 
 func runSE02(t *checkRun) outcome {
@@ -79,6 +83,8 @@ var se03 = Check{ID: "SE-03", Level: Should, Source: "MCP Transports §Session 5
 	Title:    "DELETE ends a session",
 	Sends:    "DELETE on a live session",
 	Passes:   "a 2xx, or 405 (sessions cannot be ended; SE-04 then skips)",
+	Fix:      "Answer DELETE with Mcp-Session-Id by ending that session (200 or 204), or with 405 if clients may not end sessions. Route DELETE on the MCP path to the SDK's handler: a router that sends only POST and GET there answers 404 instead.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#session-management",
 	Sessions: 1, Opens: 1, run: runSE03}
 
 func runSE03(t *checkRun) outcome {
@@ -100,6 +106,8 @@ var se04 = Check{ID: "SE-04", Level: Must, Source: "MCP Transports §Session 3",
 	Title:    "An ended session stays ended",
 	Sends:    "a ping and a GET with the id of a deleted session",
 	Passes:   "404 to both (405 to GET accepted)",
+	Fix:      "Once a session has ended, answer every request that carries its id with 404, POST and GET alike. mcp-go's default session manager only checks the id's shape, so use server.WithStateful(true); servers built on the TypeScript SDK's examples answer 400 from their session lookup, which should be 404.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#session-management",
 	Sessions: 1, Opens: 1, run: runSE04}
 
 func runSE04(t *checkRun) outcome {
@@ -138,6 +146,8 @@ var se05 = Check{ID: "SE-05", Level: Hardening, Source: "MCP Lifecycle §Operati
 	Title:    "Lifecycle order enforced",
 	Sends:    "a declared list method between initialize and notifications/initialized, then again after it",
 	Passes:   "the early request refused and the late one served; skips when no list method is declared",
+	Fix:      "Refuse requests other than ping on a session until notifications/initialized has arrived, with a JSON-RPC error or 400. None of the SDKs probed enforces the order, so track the initialized state per session in the request handler or a middleware.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#initialization",
 	Sessions: 1, run: runSE05}
 
 func runSE05(t *checkRun) outcome {
@@ -170,6 +180,8 @@ var se06 = Check{ID: "SE-06", Level: Hardening, Source: "MCP Lifecycle", Rule: r
 	Title:    "No second initialize on a session",
 	Sends:    "initialize carrying a live session's id",
 	Passes:   "a 4xx or a JSON-RPC error",
+	Fix:      "Refuse an initialize that carries a live session's Mcp-Session-Id (400 or a JSON-RPC error) instead of opening another session under it. mcp-go opens another one; the official Go and TypeScript SDKs refuse it.",
+	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#initialization",
 	Sessions: 2, Opens: 1, run: runSE06}
 
 func runSE06(t *checkRun) outcome {
@@ -193,6 +205,8 @@ var se07 = Check{ID: "SE-07", Level: Should, Source: "MCP Security Best Practice
 	Title:    "A session is bound to its principal",
 	Sends:    "POST, GET and DELETE with -token2 on a session opened with -token, then a ping with -token",
 	Passes:   "404 to each (403 noted, 405 to GET or DELETE accepted) and the session survives",
+	Fix:      "Bind each session to the principal whose token opened it, and answer 404 when another principal's token uses its id. The Go SDK does so when the token verifier sets TokenInfo.UserID; with the TypeScript SDK's requireBearerAuth, compare req.auth with the session's owner before handing the request to the transport.",
+	Link:     "https://modelcontextprotocol.io/docs/2025-11-25/tutorials/security/security_best_practices#session-hijacking",
 	Sessions: 1, Opens: 1, run: runSE07}
 
 func runSE07(t *checkRun) outcome {
@@ -244,6 +258,8 @@ var se08 = Check{ID: "SE-08", Level: Must, Source: "MCP Security Best Practices 
 	Title:    "A session is not a credential",
 	Sends:    "a ping on a session opened with the token, without Authorization",
 	Passes:   "401; a 2xx fails, another refusal warns",
+	Fix:      "Require a valid token on every request, whatever session id it carries, and answer 401 without one. A server that checks the token only on initialize and trusts the session id afterwards has this finding: put the bearer middleware (the Go SDK's auth.RequireBearerToken, the TypeScript SDK's requireBearerAuth) in front of every method of the MCP path.",
+	Link:     "https://modelcontextprotocol.io/docs/2025-11-25/tutorials/security/security_best_practices#session-hijacking",
 	Sessions: 1, Opens: 1, run: runSE08}
 
 func runSE08(t *checkRun) outcome {
@@ -267,6 +283,8 @@ var se09 = Check{ID: "SE-09", Level: Hardening, Source: "MCP Security Best Pract
 	Title:    "Sessions are capped or expire",
 	Sends:    "up to 64 initializes one after another, alone after the other checks",
 	Passes:   "a 503 or 429 among them, or an answer that advertises the session's expiry",
+	Fix:      "Cap the sessions the server holds and answer initialize with 503 or 429 once full, or expire idle sessions and say so in a response header such as Mcp-Session-Expires. The Go SDK's StreamableHTTPOptions.SessionTimeout, mcp-go's WithSessionIdleTTL and the Python SDK's session_idle_timeout expire idle sessions but advertise nothing, so the cap is what ends this warning.",
+	Link:     "https://owasp.org/API-Security/editions/2023/en/0xa4-unrestricted-resource-consumption/",
 	Sessions: 64, phase: phaseAlone, run: runSE09}
 
 func runSE09(t *checkRun) outcome {

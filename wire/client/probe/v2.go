@@ -233,6 +233,8 @@ var v201 = Check{ID: "V2-01", Level: Must, Source: "MCP 2026-07-28 server/discov
 	Title:  "server/discover answers",
 	Sends:  "server/discover as a 2026-07-28 client sends it",
 	Passes: `200 JSON or SSE with a result for its id: resultType "complete", supportedVersions a string array holding 2026-07-28, capabilities an object, ttlMs >= 0, cacheScope public or private`,
+	Fix:    "Implement server/discover and answer it with resultType \"complete\", supportedVersions listing 2026-07-28, a capabilities object and the caching hints ttlMs (0 or more) and cacheScope (\"public\" or \"private\"). SDK releases that speak 2026-07-28 do this; a hand-written handler needs every field.",
+	Link:   "https://modelcontextprotocol.io/specification/2026-07-28/server/discover#response",
 	run:    runV201}
 
 func runV201(t *checkRun) outcome {
@@ -277,6 +279,8 @@ var v202 = Check{ID: "V2-02", Level: Should, Source: "MCP 2026-07-28 server/disc
 	Title:  "server/discover names the server",
 	Sends:  "server/discover",
 	Passes: "result._meta[\"io.modelcontextprotocol/serverInfo\"] with a name and a version",
+	Fix:    "Put the server's name and version in result._meta[\"io.modelcontextprotocol/serverInfo\"] of server/discover. With an SDK they come from the implementation info given when the server is created.",
+	Link:   "https://modelcontextprotocol.io/specification/2026-07-28/server/discover#discoverresult",
 	run:    runV202}
 
 func runV202(t *checkRun) outcome {
@@ -302,6 +306,8 @@ var v203 = Check{ID: "V2-03", Level: Must, Source: "MCP 2026-07-28 Transports §
 	Title:  "Version header and _meta must agree",
 	Sends:  "server/discover with MCP-Protocol-Version: 2026-07-28 and _meta protocolVersion 2025-11-25",
 	Passes: "400 with JSON-RPC error -32020 (HeaderMismatch), the id echoed; 400 with -32022 warns (the spec orders no precedence, the official suite wants -32020)",
+	Fix:    "When MCP-Protocol-Version and the body's _meta io.modelcontextprotocol/protocolVersion differ, answer 400 with JSON-RPC error -32020 (HeaderMismatch) and the request's id. Compare header and body before checking whether the version is supported, so a mismatch is not reported as -32022.",
+	Link:   "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#protocol-version-header",
 	run:    runV203}
 
 func runV203(t *checkRun) outcome {
@@ -323,6 +329,8 @@ var v204 = Check{ID: "V2-04", Level: Must, Source: "MCP 2026-07-28 Transports §
 	Title:  "Version header required",
 	Sends:  "server/discover without MCP-Protocol-Version (the _meta still says 2026-07-28)",
 	Passes: "400 with JSON-RPC error -32020, the id echoed; on a target that also speaks 2025-11-25 another 4xx is reported (it MAY take the request for 2025-03-26)",
+	Fix:    "Answer a 2026-07-28 request without MCP-Protocol-Version with 400 and JSON-RPC error -32020, the id echoed. A server that also serves 2025-11-25 may read such a request as 2025-03-26 instead, but must not serve it as 2026-07-28.",
+	Link:   "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#protocol-version-header",
 	run:    runV204}
 
 func runV204(t *checkRun) outcome {
@@ -381,6 +389,8 @@ var v205 = Check{ID: "V2-05", Level: Must, Source: "MCP 2026-07-28 Transports §
 	Title:  "An unknown future version refused with the supported list",
 	Sends:  "server/discover with 2099-12-31 in MCP-Protocol-Version and _meta",
 	Passes: "400 with JSON-RPC error -32022, the id echoed, data.supported a non-empty subset of server/discover's supportedVersions, data.requested 2099-12-31",
+	Fix:    "Answer a version the server does not implement with 400 and JSON-RPC error -32022 (UnsupportedProtocolVersionError), its data holding supported (the versions server/discover lists) and requested. Check the version before dispatching, for every method.",
+	Link:   "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#protocol-version-header",
 	run:    func(t *checkRun) outcome { return t.unsupportedVersion("2099-12-31") }}
 
 // V2-06: a past version is refused the same way (the spec's own example).
@@ -389,6 +399,8 @@ var v206 = Check{ID: "V2-06", Level: Must, Source: "MCP 2026-07-28 Transports §
 	Title:  "An unknown past version refused with the supported list",
 	Sends:  "server/discover with 1900-01-01 in MCP-Protocol-Version and _meta",
 	Passes: "as V2-05, with data.requested 1900-01-01; the official suite sends no past version",
+	Fix:    "Refuse a past unknown version as a future one: 400 with -32022, data.supported and data.requested. The Go SDK (v1.8.0, stateless) answered 1900-01-01 with a plain-text 400 and mcp-go failed it too; test membership in the supported list, not order against the newest version, and build the -32022 error there.",
+	Link:   "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#protocol-version-header",
 	run:    func(t *checkRun) outcome { return t.unsupportedVersion("1900-01-01") }}
 
 // metaMissing sends server/discover with meta as _meta ("" for none) and
@@ -408,6 +420,8 @@ var v207 = Check{ID: "V2-07", Level: Must, Source: "MCP 2026-07-28 Basic §_meta
 	Title:  "A request without _meta refused",
 	Sends:  "server/discover with params {} (headers as usual)",
 	Passes: "400 with JSON-RPC error -32602, the id echoed",
+	Fix:    "Answer a 2026-07-28 request whose _meta lacks a required field (io.modelcontextprotocol/protocolVersion or clientCapabilities) with 400 and JSON-RPC error -32602, the id echoed. Validate _meta before dispatching the method.",
+	Link:   "https://modelcontextprotocol.io/specification/2026-07-28/basic#meta",
 	run:    func(t *checkRun) outcome { return t.metaMissing("", "params {} (no _meta)") }}
 
 // V2-08: clientCapabilities missing.
@@ -416,6 +430,8 @@ var v208 = Check{ID: "V2-08", Level: Must, Source: "MCP 2026-07-28 Basic §_meta
 	Title:  "A request without clientCapabilities refused",
 	Sends:  "server/discover whose _meta has no clientCapabilities",
 	Passes: "400 with JSON-RPC error -32602, the id echoed",
+	Fix:    "Answer a request whose _meta has no io.modelcontextprotocol/clientCapabilities with 400 and JSON-RPC error -32602, the id echoed; a client declares no capabilities with an empty object. Check it together with protocolVersion, before dispatching.",
+	Link:   "https://modelcontextprotocol.io/specification/2026-07-28/basic#meta",
 	run: func(t *checkRun) outcome {
 		return t.metaMissing(metaOf(modernVersion, true, false), "_meta without clientCapabilities")
 	}}
@@ -426,6 +442,8 @@ var v209 = Check{ID: "V2-09", Level: Must, Source: "MCP 2026-07-28 Basic §_meta
 	Title:  "clientInfo is optional",
 	Sends:  "server/discover whose _meta has no clientInfo",
 	Passes: "the result, as with it",
+	Fix:    "Serve a request whose _meta has no io.modelcontextprotocol/clientInfo, since the field is optional. A validator that requires every reserved key, or code that reads the client's name without checking for it, is the usual cause.",
+	Link:   "https://modelcontextprotocol.io/specification/2026-07-28/basic#meta",
 	run:    runV209}
 
 func runV209(t *checkRun) outcome {
@@ -459,6 +477,8 @@ var v210 = Check{ID: "V2-10", Level: Must, Source: "MCP 2026-07-28 Transports §
 	Title:  "Mcp-Method required",
 	Sends:  "server/discover without Mcp-Method",
 	Passes: "400 with JSON-RPC error -32020, the id echoed" + suiteCodeNote,
+	Fix:    "Answer a 2026-07-28 request without Mcp-Method with 400 and JSON-RPC error -32020 (HeaderMismatch), the id echoed. Check the standard headers (MCP-Protocol-Version, Mcp-Method and, where it applies, Mcp-Name) in one place before dispatching, and answer -32020 rather than a generic error.",
+	Link:   "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#server-validation",
 	run:    func(t *checkRun) outcome { return t.headerRefused("without Mcp-Method", drop("Mcp-Method")) }}
 
 // V2-11: Mcp-Method names another method than the body.
@@ -467,6 +487,8 @@ var v211 = Check{ID: "V2-11", Level: Must, Source: "MCP 2026-07-28 Transports §
 	Title:  "Mcp-Method must match the body",
 	Sends:  "server/discover with Mcp-Method: tools/list",
 	Passes: "400 with JSON-RPC error -32020, the id echoed" + suiteCodeNote,
+	Fix:    "Compare Mcp-Method with the body's method and answer a mismatch with 400 and JSON-RPC error -32020, the id echoed. A gateway routing on the header while the server runs the body is what this prevents, so dispatch only after the comparison.",
+	Link:   "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#server-validation",
 	run: func(t *checkRun) outcome {
 		return t.headerRefused("with Mcp-Method: tools/list", set("Mcp-Method", "tools/list"))
 	}}
@@ -477,6 +499,8 @@ var v212 = Check{ID: "V2-12", Level: Must, Source: "MCP 2026-07-28 Transports §
 	Title:  "Mcp-Method compared case-sensitively",
 	Sends:  "server/discover with Mcp-Method: SERVER/DISCOVER",
 	Passes: "400 with JSON-RPC error -32020, the id echoed",
+	Fix:    "Compare the value of Mcp-Method with the body's method exactly: SERVER/DISCOVER is not server/discover, and the mismatch gets 400 with -32020. Case-insensitive comparison (strings.EqualFold, toLowerCase) is for header names, not for their values.",
+	Link:   "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#case-sensitivity",
 	run: func(t *checkRun) outcome {
 		return t.headerRefused("with Mcp-Method: SERVER/DISCOVER", set("Mcp-Method", "SERVER/DISCOVER"))
 	}}
@@ -487,6 +511,8 @@ var v213 = Check{ID: "V2-13", Level: Must, Source: "MCP 2026-07-28 Transports §
 	Title:  "Header names matched case-insensitively",
 	Sends:  "server/discover with the fields spelled mcp-protocol-version and mcp-method",
 	Passes: "the result, as with the usual spelling",
+	Fix:    "Look header names up case-insensitively (mcp-method is Mcp-Method), as HTTP libraries do through their header accessors. A server that reads the raw header list, or a map keyed by the sender's spelling, misses them.",
+	Link:   "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#case-sensitivity",
 	run:    runV213}
 
 func runV213(t *checkRun) outcome {
@@ -559,6 +585,8 @@ var v214 = Check{ID: "V2-14", Level: Must, Source: "MCP 2026-07-28 Transports §
 	Title:  "Mcp-Name required on tools/call",
 	Sends:  "tools/call of the first tool tools/list offers, without Mcp-Name (skips without a tool)",
 	Passes: "400 with JSON-RPC error -32020, the id echoed" + suiteCodeNote,
+	Fix:    "Answer tools/call (and resources/read and prompts/get) without Mcp-Name with 400 and JSON-RPC error -32020, the id echoed. Check Mcp-Name together with Mcp-Method before dispatching.",
+	Link:   "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#server-validation",
 	run: func(t *checkRun) outcome {
 		return t.mcpName("without Mcp-Name", true, func(string) []fieldEdit { return []fieldEdit{drop("Mcp-Name")} })
 	}}
@@ -569,6 +597,8 @@ var v215 = Check{ID: "V2-15", Level: Must, Source: "MCP 2026-07-28 Transports §
 	Title:  "Mcp-Name must match the body",
 	Sends:  "tools/call of the first tool with Mcp-Name: rawmcp_wrong_name",
 	Passes: "400 with JSON-RPC error -32020, the id echoed" + suiteCodeNote,
+	Fix:    "Compare Mcp-Name with the body's params.name (params.uri for resources/read) and answer a mismatch with 400 and JSON-RPC error -32020, the id echoed, before running the tool.",
+	Link:   "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#server-validation",
 	run: func(t *checkRun) outcome {
 		return t.mcpName("with Mcp-Name: rawmcp_wrong_name", true, func(string) []fieldEdit { return []fieldEdit{set("Mcp-Name", "rawmcp_wrong_name")} })
 	}}
@@ -579,6 +609,8 @@ var v216 = Check{ID: "V2-16", Level: Must, Source: "MCP 2026-07-28 Transports §
 	Title:  "A Base64-encoded Mcp-Name decoded",
 	Sends:  "tools/call of the first tool with Mcp-Name: =?base64?<its name>?=",
 	Passes: "the same answer as with the plain name: not a 400 header refusal; the official suite has no such case",
+	Fix:    "Decode an Mcp-Name sent as =?base64?VALUE?= (the Base64 of the UTF-8 name) before comparing it with the body. The Go SDK (v1.8.0) compares the header undecoded and refuses such a name with -32020, so decode it in a middleware in front of its handler.",
+	Link:   "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#value-encoding",
 	run: func(t *checkRun) outcome {
 		return t.mcpName("with a Base64-encoded Mcp-Name", false, func(name string) []fieldEdit {
 			return []fieldEdit{set("Mcp-Name", "=?base64?"+base64.StdEncoding.EncodeToString([]byte(name))+"?=")}
@@ -591,6 +623,8 @@ var v217 = Check{ID: "V2-17", Level: Must, Source: "RFC 9110 §5.5 (surrounding 
 	Title:  "Whitespace around Mcp-Name ignored",
 	Sends:  "tools/call of the first tool with Mcp-Name: '   <name>  '",
 	Passes: "the same answer as without the whitespace: not a 400 header refusal",
+	Fix:    "Trim spaces and tabs around a header value before comparing it with the body: they are not part of the value. HTTP libraries trim them when they parse the head; a server that reads raw header lines, or compares the unparsed text, needs to strip them itself.",
+	Link:   "https://www.rfc-editor.org/rfc/rfc9110#section-5.5",
 	run: func(t *checkRun) outcome {
 		return t.mcpName("with spaces around Mcp-Name", false, func(name string) []fieldEdit { return []fieldEdit{set("Mcp-Name", "  "+name+"  ")} })
 	}}
@@ -615,6 +649,8 @@ var v218 = Check{ID: "V2-18", Level: Must, Source: "MCP 2026-07-28 Transports §
 	Title:  "An unknown method gets 404 with -32601",
 	Sends:  "rawmcp/no-such-method as a modern request",
 	Passes: "404 with JSON-RPC error -32601, the id echoed",
+	Fix:    "Answer a method the server does not implement with HTTP 404 and JSON-RPC error -32601 (Method not found), the id echoed, not 200 or 400. The status matters: a dual-era client reads 404 with -32601 as a modern server's answer.",
+	Link:   "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#protocol-version-header",
 	run:    runV218}
 
 func runV218(t *checkRun) outcome {
@@ -642,6 +678,8 @@ var v219 = Check{ID: "V2-19", Level: Must, Source: "MCP 2026-07-28 Transports §
 	Title:  "Removed methods get 404 with -32601",
 	Sends:  "ping, logging/setLevel, resources/subscribe, resources/unsubscribe and initialize, each as a modern request",
 	Passes: "404 with JSON-RPC error -32601 to each, the id echoed",
+	Fix:    "Treat the methods 2026-07-28 removed (ping, logging/setLevel, resources/subscribe and unsubscribe, initialize) as unknown on a 2026-07-28 request: 404 with -32601, the id echoed. A dual-era server must route by the request's revision, so that its 2025-11-25 handlers do not serve them.",
+	Link:   "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#protocol-version-header",
 	run:    runV219}
 
 func runV219(t *checkRun) outcome {
@@ -690,6 +728,8 @@ var v220 = Check{ID: "V2-20", Level: Should, Source: "MCP 2026-07-28 Transports 
 	Title:  "GET answered 405",
 	Sends:  "GET with Accept: text/event-stream and MCP-Protocol-Version: 2026-07-28",
 	Passes: "405 with Allow naming POST; on a target that also speaks 2025-11-25 another answer is reported, not judged; the official suite does not test it",
+	Fix:    "Answer GET on the MCP endpoint with 405 and Allow: POST when the server speaks only 2026-07-28. A router that sends GET to a 404 page, or a 405 without Allow, is the usual cause; Go's http.ServeMux with a POST /mcp route answers 405 with Allow by itself.",
+	Link:   "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#earlier-streamable-http-revisions",
 	After:  []string{"MM-05"}, // a 405 without Allow is MM-05's finding, once
 	run:    func(t *checkRun) outcome { return t.noLongerServed("GET") }}
 
@@ -699,6 +739,8 @@ var v221 = Check{ID: "V2-21", Level: Should, Source: "MCP 2026-07-28 Transports 
 	Title:  "DELETE answered 405",
 	Sends:  "DELETE with Mcp-Session-Id: rawmcp-probe",
 	Passes: "405 with Allow naming POST; on a target that also speaks 2025-11-25 another answer is reported, not judged; the official suite does not test it",
+	Fix:    "Answer DELETE on the MCP endpoint with 405 and Allow: POST when the server speaks only 2026-07-28, since it has no sessions to end. A router that sends DELETE to a 404 page, or a 405 without Allow, is the usual cause.",
+	Link:   "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#earlier-streamable-http-revisions",
 	After:  []string{"MM-05"}, // a 405 without Allow is MM-05's finding, once
 	run: func(t *checkRun) outcome {
 		return t.noLongerServed("DELETE", set("Mcp-Session-Id", "rawmcp-probe"))
@@ -731,6 +773,8 @@ var v222 = Check{ID: "V2-22", Level: Should, Source: "MCP 2026-07-28 Transports 
 	Title:  "Mcp-Session-Id ignored, never minted or echoed",
 	Sends:  "server/discover, then the same with Mcp-Session-Id: rawmcp-bogus-1",
 	Passes: "both served, neither answer carries Mcp-Session-Id; the official suite does not test it",
+	Fix:    "Ignore Mcp-Session-Id on 2026-07-28 requests: serve them as without it and never send Mcp-Session-Id back. A dual-era server should issue and check session ids only for clients that chose 2025-11-25 through initialize.",
+	Link:   "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#earlier-streamable-http-revisions",
 	run:    func(t *checkRun) outcome { return t.ignored("Mcp-Session-Id", "rawmcp-bogus-1") }}
 
 // V2-23: Last-Event-ID is ignored.
@@ -739,6 +783,8 @@ var v223 = Check{ID: "V2-23", Level: Should, Source: "MCP 2026-07-28 Transports 
 	Title:  "Last-Event-ID ignored",
 	Sends:  "server/discover with Last-Event-ID: rawmcp_0",
 	Passes: "served as without it; the official suite does not test it",
+	Fix:    "Ignore Last-Event-ID on 2026-07-28 requests and serve them as without it. The Go SDK (stateless) and mcp-go refuse it with 400 on POST, so strip the header in a middleware in front of their handlers.",
+	Link:   "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#earlier-streamable-http-revisions",
 	run:    func(t *checkRun) outcome { return t.ignored("Last-Event-ID", "rawmcp_0") }}
 
 // V2-25: a notification gets 202 with no body, or a 4xx.
@@ -747,6 +793,8 @@ var v225 = Check{ID: "V2-25", Level: Must, Source: "MCP 2026-07-28 Transports §
 	Title:  "A notification gets 202 and no body",
 	Sends:  "notifications/cancelled for a request never sent, with the baseline headers",
 	Passes: "202 with an empty body, or a 4xx (not accepted); any other 2xx fails",
+	Fix:    "Answer a notification the server accepts with 202 Accepted and no body, or with a 4xx if it cannot accept it; never another 2xx. Over HTTP, 2026-07-28 defines no client notification the server must act on, but the POST must still be answered this way.",
+	Link:   "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#sending-messages",
 	run:    runV225}
 
 func runV225(t *checkRun) outcome {
@@ -775,6 +823,8 @@ var v226 = Check{ID: "V2-26", Level: Informational, Source: "MCP 2026-07-28 Tran
 	Title:  "A batch refused",
 	Sends:  "a JSON array of two server/discover requests",
 	Passes: "a 4xx; served is reported (the rule binds the client, the spec says nothing of the server)",
+	Fix:    "Nothing is required: the rule binds the client. A server that wants to refuse batches answers a JSON array body with 400 before dispatching it.",
+	Link:   "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#sending-messages",
 	run:    runV226}
 
 func runV226(t *checkRun) outcome {
@@ -798,6 +848,8 @@ var v227 = Check{ID: "V2-27", Level: Must, Source: "MCP 2026-07-28 Basic §Resul
 	Title:  "tools/list result carries resultType and caching hints",
 	Sends:  "tools/list, where server/discover declares tools",
 	Passes: `a result with resultType "complete", ttlMs >= 0, cacheScope public or private and a tools array`,
+	Fix:    "Put resultType \"complete\", ttlMs (0 or more) and cacheScope (\"public\" or \"private\") on the tools/list result, as on every cacheable result. With an SDK these come from the list handler's result or the SDK's caching defaults; a hand-written result needs the fields added.",
+	Link:   "https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching#cacheable-results",
 	run:    runV227}
 
 func runV227(t *checkRun) outcome {
@@ -838,6 +890,8 @@ var v224 = Check{ID: "V2-24", Level: Must, Source: "MCP 2026-07-28 Transports §
 	Title:  "Foreign Origin refused on the modern path",
 	Sends:  "server/discover with Origin: http://evil.example; then with Host: evil.example (no Origin)",
 	Passes: "403 to the Origin (MUST); a 4xx to the Host (H); the official suite sends both at once and accepts any 4xx",
+	Fix:    "Check Origin on 2026-07-28 requests as on the others: a present Origin that is not the server's own gets 403, and a foreign Host should be refused too. The middleware or SDK option that guards the 2025-11-25 path guards both only if it sits in front of the whole endpoint.",
+	Link:   "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#security-%26-endpoint",
 	// On a dual-era target whose 2025-11-25 path serves a foreign Origin,
 	// the missing check is HO-02's finding, reported once.
 	After: []string{"HO-02"},
@@ -870,6 +924,8 @@ var v228 = Check{ID: "V2-28", Level: Must, Source: "MCP 2026-07-28 Transports §
 	Title:  "Modern event streams carry no requests",
 	Sends:  "nothing: reads every event-stream answer of the V2 checks",
 	Passes: "no event holds a JSON-RPC request or notifications/message (MUST NOT); each stream says X-Accel-Buffering: no (SHOULD); skips when no answer was a stream",
+	Fix:    "On a 2026-07-28 event stream send only notifications related to the request and its final response: no JSON-RPC requests, and notifications/message only when the request's _meta asked for a logLevel. Send X-Accel-Buffering: no on every stream; the Go SDK and mcp-go do not, so set it in a middleware.",
+	Link:   "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#receiving-messages",
 	phase:  phaseScan, run: runV228}
 
 func runV228(t *checkRun) outcome {
@@ -930,6 +986,8 @@ var v230 = Check{ID: "V2-30", Level: Must, Source: "MCP 2026-07-28 Authorization
 	Title:  "Modern requests need a token",
 	Sends:  "server/discover without a token and with Bearer rawmcp-invalid; GET the metadata the challenge names (or the well-known paths)",
 	Passes: "401 to both with a Bearer challenge; metadata with authorization_servers (MUST); scope in the challenge (SHOULD); no offline_access (SHOULD NOT)",
+	Fix:    "Put 2026-07-28 requests behind the same bearer middleware as 2025-11-25 ones: 401 with a Bearer challenge to a missing or invalid token, naming resource_metadata and the scope needed. Serve the Protected Resource Metadata with authorization_servers, and leave offline_access out of the challenged scope.",
+	Link:   "https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization#token-handling",
 	run:    runV230}
 
 func runV230(t *checkRun) outcome {
@@ -1005,6 +1063,8 @@ var v229 = Check{ID: "V2-29", Level: Must, Source: "MCP 2026-07-28 Subscriptions
 	Title:  "subscriptions/listen acknowledged, tagged and filtered",
 	Sends:  "subscriptions/listen for the first list change server/discover advertises; reads 1.5 s, then closes",
 	Passes: "an event stream whose first message is notifications/subscriptions/acknowledged with the request's id as subscriptionId, every notification so tagged and of the filter's type; skips when nothing is advertised",
+	Fix:    "Answer subscriptions/listen with an event stream whose first message is notifications/subscriptions/acknowledged, with _meta io.modelcontextprotocol/subscriptionId set to the request's id. Tag every later notification the same way, and send only the types the filter asked for.",
+	Link:   "https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/subscriptions#acknowledgment",
 	run:    runV229}
 
 func runV229(t *checkRun) outcome {
@@ -1076,6 +1136,8 @@ var v231 = Check{ID: "V2-31", Level: Should, Source: "MCP 2026-07-28 Versioning 
 	Title:    "A legacy initialize learns the supported versions",
 	Sends:    "initialize as a 2025-11-25 client sends it (no MCP-Protocol-Version, no _meta)",
 	Passes:   "an InitializeResult (the target speaks both), or an error naming a version server/discover lists (data.supported or the message)",
+	Fix:      "Either serve initialize (speak 2025-11-25 too) or refuse it with an error that names the versions the server supports, in data.supported or the message. A stock unknown-method error leaves a 2025-11-25 client with nothing to show its user.",
+	Link:     "https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning#backward-compatibility-with-initialization-based-versions",
 	Sessions: 1, run: runV231}
 
 func runV231(t *checkRun) outcome {
