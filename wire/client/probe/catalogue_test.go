@@ -171,7 +171,7 @@ var specHeadings = map[string][]string{
 		"Security Warning", "Sending Messages to the Server", "Listening for Messages from the Server",
 		"Resumability and Redelivery", "Session Management", "Protocol Version Header"},
 	"https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle": {"Initialization", "Version Negotiation"},
-	"https://modelcontextprotocol.io/specification/2025-11-25/basic":           {"Requests", "Responses"},
+	"https://modelcontextprotocol.io/specification/2025-11-25/basic":           {"Requests", "Responses", "Schema"},
 	"https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization": {
 		"Protected Resource Metadata Discovery Requirements", "Token Requirements", "Token Handling",
 		"Runtime Insufficient Scope Errors"},
@@ -181,7 +181,10 @@ var specHeadings = map[string][]string{
 		"Session Hijacking", "Local MCP Server Compromise"},
 	"https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http": {
 		"Security & Endpoint", "Sending Messages", "Receiving Messages", "Protocol Version Header",
-		"Case Sensitivity", "Server Validation", "Value Encoding", "Earlier Streamable HTTP Revisions"},
+		"Case Sensitivity", "Server Validation", "Value Encoding", "Earlier Streamable HTTP Revisions",
+		"Server Behavior for Custom Headers"},
+	"https://modelcontextprotocol.io/specification/2026-07-28/server/tools":                 {"Capabilities"},
+	"https://modelcontextprotocol.io/specification/2026-07-28/server/resources":             {"Error Handling"},
 	"https://modelcontextprotocol.io/specification/2026-07-28/basic":                        {"`_meta`"},
 	"https://modelcontextprotocol.io/specification/2026-07-28/server/discover":              {"Response", "DiscoverResult"},
 	"https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching":     {"Cacheable Results"},

@@ -78,9 +78,11 @@
 //     what the hop answers.
 //   - Revocation, token expiry mid-session and other checks that need a
 //     hook into the authorization server.
-//   - Server-initiated requests (sampling, elicitation), tools/call,
-//     resources/read and subscriptions: the catalogue is about the
-//     transport and its boundary, not the features behind it.
+//   - Server-initiated requests (sampling, elicitation) and what a feature
+//     returns (a tool's output, a resource's text): the catalogue is about
+//     the transport and its boundary, and calls a tool, reads a resource
+//     or listens only to judge the headers, caching hints and errors the
+//     revision puts on them.
 //   - Sessionless (stateless) servers are probed, but the session checks
 //     skip on them.
 package probe

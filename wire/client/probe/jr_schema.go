@@ -226,7 +226,7 @@ var jr10 = Check{ID: "JR-10", Level: Must, Source: "MCP Basic §Messages and §S
 	Sends:  "nothing: checks each JSON-RPC message received before the scans against the schema.json of the revision it was answered under",
 	Passes: "each valid for the definition of its method, result or error code; reported once per definition, with the JSON path and the rule; format not asserted (the suite asserts uri)",
 	Fix:    "Build every message in the shape the revision's schema.json gives it: the report names the definition, the JSON path and the rule broken. A result assembled by hand, a field renamed or left out, or an id of null are the usual causes.",
-	Link:   "https://modelcontextprotocol.io/specification/2025-11-25/basic/index#schema",
+	Link:   "https://modelcontextprotocol.io/specification/2025-11-25/basic#schema",
 	phase:  phaseScan, run: runJR10}
 
 func runJR10(t *checkRun) outcome {
