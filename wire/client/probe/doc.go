@@ -22,9 +22,11 @@
 // ...}}), and catalogue.go lists the groups; the catalogue is assembled
 // from them in group order, then id order, and nothing else counts the
 // checks. A new check is its var, its run function, its entry in the
-// group's list and its flaw: a case in flaws_<group>_test.go that breaks
-// rawmcp (behind a proxy) in the one way the check must notice, so the
-// check is seen to fail, and for that reason alone. A new group is its
+// group's list and its flaw: a case in flaws_<group>_test.go (or in a
+// flaws file of its own, flaws_suite_test.go, whose cases join the group
+// tables) that breaks rawmcp, or for V2 the 2026-07-28 reference
+// (modernref_test.go), behind a proxy in the one way the check must
+// notice, so the check is seen to fail, and for that reason alone. A new group is its
 // file and one line in groups. Tests find a Check declared but not
 // listed, and a check without a flaw.
 //
