@@ -43,10 +43,12 @@ const (
 	whyMRTR = "a multi-round-trip result (InputRequiredResult) of the suite's fixture tools " +
 		"(test_input_required_result_*): what a tool answers is the feature's, not the transport's"
 	whyFixtureContent = "what the suite's fixture %s returns: a feature's content, not the transport or its boundary"
+	whyFixtureNeeded  = "needs the suite's fixture %s, which a server in general does not offer: not testable from outside"
 	whySessionless    = "the suite's note that the server issued no session id: the probe's session checks skip with the same reason (needs sessions)"
 )
 
 func fixture(what string) string { return fmt.Sprintf(whyFixtureContent, what) }
+func needs(what string) string   { return fmt.Sprintf(whyFixtureNeeded, what) }
 
 // judged is a suite check the probe checks judge; apart is one none does.
 func judged(id, why string, probe ...string) suiteCheck {
@@ -99,10 +101,10 @@ var suiteMap = slices.Concat([]suiteCheck{
 	judged("sep-2575-server-sends-subscription-ack", "", "V2-29"),
 	judged("sep-2575-server-tags-subscription-id", "", "V2-29"),
 	judged("sep-2575-server-honors-notification-filter", "the suite makes the tools change with its fixture tool test_trigger_tool_change; V2-29 reads what comes in 1.5 s", "V2-29"),
-	apart("sep-2575-server-sends-tools-list-changed-on-subscription", fixture("tool test_trigger_tool_change, which makes the tools change,")),
-	apart("sep-2575-server-sends-prompts-list-changed-on-subscription", fixture("tool test_trigger_tool_change, which makes the prompts change,")),
-	apart("sep-2575-server-rejects-undeclared-capability", fixture("tool test_missing_capability, which needs a client capability,")),
-	apart("sep-2575-missing-capability-http-400", fixture("tool test_missing_capability, which needs a client capability,")),
+	apart("sep-2575-server-sends-tools-list-changed-on-subscription", needs("tool test_trigger_tool_change (a call that changes the tools)")),
+	apart("sep-2575-server-sends-prompts-list-changed-on-subscription", needs("tool test_trigger_tool_change (a call that changes the prompts)")),
+	apart("sep-2575-server-rejects-undeclared-capability", needs("tool test_missing_capability (a tool that requires a client capability)")),
+	apart("sep-2575-missing-capability-http-400", needs("tool test_missing_capability (a tool that requires a client capability)")),
 
 	// The features, 2025-06-18 onward: what the fixture tools, resources
 	// and prompts give; where the suite checks only a result's shape, the
@@ -157,10 +159,10 @@ var suiteMap = slices.Concat([]suiteCheck{
 	apart("elicitation-sep1330-legacy-enumnames", fixture("tool test_elicitation_sep1330_enums")),
 	apart("elicitation-sep1330-untitled-multi", fixture("tool test_elicitation_sep1330_enums")),
 	apart("elicitation-sep1330-titled-multi", fixture("tool test_elicitation_sep1330_enums")),
-	apart("server-sse-test-reconnection-tool", fixture("tool test_reconnection, which closes its stream mid-call,")),
-	apart("server-sse-post-request", fixture("tool test_reconnection's stream")),
-	apart("server-sse-polling-stream", fixture("tool test_reconnection's stream")),
-	apart("server-sse-disconnect-resume", fixture("tool test_reconnection's stream")),
+	apart("server-sse-test-reconnection-tool", needs("tool test_reconnection (a call whose stream the server closes mid-call)")),
+	apart("server-sse-post-request", needs("tool test_reconnection (a call whose stream the server closes mid-call)")),
+	apart("server-sse-polling-stream", needs("tool test_reconnection (a call whose stream the server closes mid-call)")),
+	apart("server-sse-disconnect-resume", needs("tool test_reconnection (a call whose stream the server closes mid-call)")),
 	judged("server-sse-priming-event", "the suite reads its fixture tool's stream; DP-07 times the first bytes of a GET or list stream", "DP-07"),
 	judged("server-sse-retry-field", "the suite reads its fixture tool's stream; DP-08 wants retry before a GET stream is cut", "DP-08"),
 	apart("server-sse-content-type", whyHarness),
