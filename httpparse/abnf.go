@@ -49,8 +49,8 @@ const (
 //	pct-encoded   = "%" HEXDIG HEXDIG
 //
 // pathSet holds "/" and every pchar byte except "%", whose escape the
-// target scanner checks itself. The profile refuses the query (T-P14: no
-// query string anywhere), so "?" is not in the set.
+// target scanner checks itself. The profile refuses the query (A-P01: a
+// token there is never used), so "?" is not in the set.
 var pathSet = byteSet(unreserved + subDelims + ":@/")
 
 // RFC 3986 §3.2.2:

@@ -29,11 +29,13 @@
 //     anything else 400; an HTTP/1.0 request sets Request.HTTP10 and
 //     meets every other rule unchanged (Host required, Transfer-Encoding
 //     refused), except that Expect: 100-continue is ignored;
-//   - every line ends in CRLF: a bare LF or a bare CR anywhere in the head
-//     is 400 (H-P01, H-03); so are obs-fold and any whitespace-prefixed
-//     line (H-P03), whitespace before a colon, a name that is not a token,
-//     and any control byte but HTAB in a value (H-P04); obs-text passes as
-//     opaque bytes;
+//   - every line ends in CRLF: a bare LF anywhere in the head is 400
+//     (H-P01), and so is a bare CR (H-P03, or inside a method, target or
+//     field name the rule of the element it breaks); so are obs-fold and
+//     any whitespace-prefixed line (H-P03), whitespace before a colon
+//     (H-17), a name that is not a token (H-21), a line without a colon
+//     (H-06) and any control byte but HTAB in a value (H-P04); obs-text
+//     passes as opaque bytes;
 //   - more than Limits.MaxFields lines, a header section over
 //     Limits.MaxHeaderBytes, or a value over Limits.MaxValue is 431;
 //   - Host must appear exactly once with a valid uri-host [":" port]
@@ -43,7 +45,8 @@
 //   - Content-Length is 1*DIGIT within int64 (else 400) and at most
 //     Limits.MaxBody (else 413, decided before any body byte is read);
 //   - any Transfer-Encoding is refused: 400 with Content-Length, or when
-//     the final coding is not a bare chunked; 501 otherwise (H-P06);
+//     the list is malformed, names chunked twice or does not end in a bare
+//     chunked; 501 otherwise (H-P06);
 //   - Expect: 100-continue sets ExpectContinue, other expectations are 417;
 //     Connection is a list of tokens, "close" sets Close.
 //
@@ -86,7 +89,7 @@
 //     recipient repair: all are refused;
 //   - comma-lists or repeats of Content-Length, even of equal values;
 //   - IPv6 zone identifiers (RFC 6874) in Host;
-//   - more than MaxFieldsCap (64) field lines, whatever Limits.MaxFields
+//   - more than MaxFieldsCap field lines, whatever Limits.MaxFields
 //     says;
 //   - trailers, upgrades (Upgrade, h2c) and the PRI preface of HTTP/2.
 package httpparse

@@ -1,12 +1,12 @@
 // Response side of package httpparse.
 //
-// ParseResponse is the sans-I/O reader rawmcp's raw client (tests, demo,
-// attacks, and the load generator that also measures other servers) uses
-// for the server's answers. Like the request parser it never sees a
-// net.Conn: it takes the bytes read so far and returns a whole response,
-// ErrNeedMore, or an *Error. It keeps no state between calls, so each call
-// parses from the start of buf; the cost is linear in len(buf), which
-// ResponseLimits and the chunk overhead budget bound.
+// ParseResponse is the sans-I/O reader of every answer rawmcp reads: its
+// raw client's (package wire/client, against rawmcp or any other server)
+// and serve -trace's, of what the server wrote. Like the request parser it
+// never sees a net.Conn: it takes the bytes read so far and returns a whole
+// response, ErrNeedMore, or an *Error. It keeps no state between calls, so
+// each call parses from the start of buf; the cost is linear in len(buf),
+// which ResponseLimits and the chunk overhead budget bound.
 //
 // Every response error is an *Error whose Status is RespErrorStatus (502):
 // "the peer sent a response we refuse", the status a gateway gives when its
@@ -98,8 +98,10 @@ type ResponseLimits struct {
 
 // DefaultResponseLimits returns 16 KiB of head, 64 field lines and the
 // profile's 64 KiB response budget. rawmcp's own heads are a few hundred
-// bytes; the head room is for other servers the load generator measures
-// (nginx reads at most 8 KiB per line, Go's net/http client 1 MiB of head).
+// bytes; the head room is for other servers the probe and the load
+// generator read (nginx as a proxy takes an upstream head of one
+// proxy_buffer_size, 4 or 8 KiB; Go's net/http client up to 10 MiB, its
+// Transport's default MaxResponseHeaderBytes).
 func DefaultResponseLimits() ResponseLimits {
 	return ResponseLimits{MaxHead: 16 << 10, MaxFields: 64, MaxBody: 64 << 10}
 }

@@ -206,7 +206,7 @@ func respCases() []respCase {
 			err:  respFailure(RespReasonBadFieldValue, 21),
 		},
 		{
-			name: "H-19/RFC 9112 §5.2 obs-fold",
+			name: "H-P03/RFC 9112 §5.2 obs-fold",
 			in:   respOK + respWire("X: a", " b", "Content-Length: 0", ""),
 			err:  respFailure(RespReasonObsFold, 23),
 		},
@@ -335,12 +335,12 @@ func respCases() []respCase {
 			err:   respFailure(RespReasonIncompleteBody, 41),
 		},
 		{
-			name: "H-22/profile 64 KiB response budget: Content-Length at the limit",
+			name: "H-P07/profile 64 KiB response budget: Content-Length at the limit",
 			in:   respOK + respWire("Content-Length: 65536", "") + body64K,
 			want: Response{Proto: "HTTP/1.1", Status: 200, Reason: "OK", Header: respHeader("Content-Length", "65536"), Body: []byte(body64K), Framing: FramingLength},
 		},
 		{
-			name: "H-22/profile 64 KiB response budget: Content-Length one past, refused before the body",
+			name: "H-P07/profile 64 KiB response budget: Content-Length one past, refused before the body",
 			in:   respOK + respWire("Content-Length: 65537", "") + body64K + "b",
 			err:  respFailure(RespReasonBodyTooLarge, 33),
 		},
@@ -481,12 +481,12 @@ func respCases() []respCase {
 			err:   respFailure(RespReasonIncompleteBody, 60),
 		},
 		{
-			name: "H-22/profile 64 KiB response budget: decoded chunked body at the limit",
+			name: "H-P07/profile 64 KiB response budget: decoded chunked body at the limit",
 			in:   respTEHead + "\r\n" + "8000\r\n" + body64K[:32<<10] + "\r\n8000\r\n" + body64K[:32<<10] + "\r\n0\r\n\r\n",
 			want: Response{Proto: "HTTP/1.1", Status: 200, Reason: "OK", Header: respHeader("Transfer-Encoding", "chunked"), Body: []byte(body64K), Framing: FramingChunked},
 		},
 		{
-			name: "H-22/profile 64 KiB response budget: decoded chunked body one byte past",
+			name: "H-P07/profile 64 KiB response budget: decoded chunked body one byte past",
 			in:   respTEHead + "\r\n" + "8000\r\n" + body64K[:32<<10] + "\r\n8000\r\n" + body64K[:32<<10] + "\r\n1\r\nb\r\n0\r\n\r\n",
 			err:  respFailure(RespReasonBodyTooLarge, 47+2*(6+(32<<10)+2)),
 		},
@@ -596,13 +596,13 @@ func respCases() []respCase {
 			err:  ErrNeedMore,
 		},
 		{
-			name:  "H-22/profile 64 KiB response budget: close-delimited body at the limit",
+			name:  "H-P07/profile 64 KiB response budget: close-delimited body at the limit",
 			in:    closeHead + body64K,
 			atEOF: true,
 			want:  Response{Proto: "HTTP/1.1", Status: 200, Reason: "OK", Body: []byte(body64K), Framing: FramingClose, Close: true},
 		},
 		{
-			name: "H-22/profile 64 KiB response budget: close-delimited body one byte past, refused before the close",
+			name: "H-P07/profile 64 KiB response budget: close-delimited body one byte past, refused before the close",
 			in:   closeHead + body64K + "b",
 			err:  respFailure(RespReasonBodyTooLarge, len(closeHead)+64<<10),
 		},
@@ -664,22 +664,22 @@ func respCases() []respCase {
 		},
 		// Limits and end of stream.
 		{
-			name: "H-22 response head of exactly MaxHead bytes",
+			name: "H-P07/response head of exactly MaxHead bytes",
 			in:   respPadHead(16 << 10),
 			want: Response{Proto: "HTTP/1.1", Status: 200, Reason: "OK", Header: respHeader("Content-Length", "0", "X-Pad", strings.Repeat("a", 16<<10-47)), Framing: FramingLength},
 		},
 		{
-			name: "H-22 response head one byte past MaxHead",
+			name: "H-P07/response head one byte past MaxHead",
 			in:   respPadHead(16<<10 + 1),
 			err:  respFailure(RespReasonHeadTooLarge, 16<<10),
 		},
 		{
-			name: "H-22 MaxFields field lines",
+			name: "H-P07/MaxFields field lines",
 			in:   respWire(fieldsAt...),
 			want: Response{Proto: "HTTP/1.1", Status: 204, Reason: "No Content", Header: respFieldHeaders(64)},
 		},
 		{
-			name: "H-22 one field line past MaxFields",
+			name: "H-P07/one field line past MaxFields",
 			in:   respWire(fieldsPast...),
 			err:  respFailure(RespReasonTooManyFields, 25+64*6),
 		},

@@ -72,12 +72,12 @@ func authorizationSyntaxCases() []authCase {
 		{name: "A-08/another scheme on resources/list: the bare challenge names both scopes", header: "Basic dXNlcjpwYXNz", op: "resources/list",
 			denial: &Denial{Status: 401, Challenge: bareList, Reason: ReasonMissingToken, Detail: DetailNotBearer}},
 
-		{name: "A-21/comma inside the token: 401 invalid_token", header: "Bearer " + tokAlice + ",x", denial: invalidToken(DetailTokenSyntax)},
-		{name: "A-21/= before the end of the token: 401 invalid_token", header: "Bearer ab=cd", denial: invalidToken(DetailTokenSyntax)},
-		{name: "A-21/= signs only: 401 invalid_token", header: "Bearer ==", denial: invalidToken(DetailTokenSyntax)},
-		{name: "A-21/non-ASCII byte in the token: 401 invalid_token", header: "Bearer " + tokAlice + "\xc3\xa9", denial: invalidToken(DetailTokenSyntax)},
-		{name: "A-21/NUL in the token: 401 invalid_token", header: "Bearer " + tokAlice + "\x00", denial: invalidToken(DetailTokenSyntax)},
-		{name: "A-21/quoted token: 401 invalid_token", header: `Bearer "` + tokAlice + `"`, denial: invalidToken(DetailTokenSyntax)},
+		{name: "A-10/comma inside the token: 401 invalid_token", header: "Bearer " + tokAlice + ",x", denial: invalidToken(DetailTokenSyntax)},
+		{name: "A-10/= before the end of the token: 401 invalid_token", header: "Bearer ab=cd", denial: invalidToken(DetailTokenSyntax)},
+		{name: "A-10/= signs only: 401 invalid_token", header: "Bearer ==", denial: invalidToken(DetailTokenSyntax)},
+		{name: "A-10/non-ASCII byte in the token: 401 invalid_token", header: "Bearer " + tokAlice + "\xc3\xa9", denial: invalidToken(DetailTokenSyntax)},
+		{name: "A-10/NUL in the token: 401 invalid_token", header: "Bearer " + tokAlice + "\x00", denial: invalidToken(DetailTokenSyntax)},
+		{name: "A-10/quoted token: 401 invalid_token", header: `Bearer "` + tokAlice + `"`, denial: invalidToken(DetailTokenSyntax)},
 	}
 }
 
@@ -154,7 +154,7 @@ func bindingCases() []authCase {
 	return []authCase{
 		{name: "A-P04/issuer of another authorization server: 401", header: "Bearer " + tokAlice,
 			tokens: []fixture{{tokAlice, func(r *TokenRecord) { r.Issuer = otherIssuer }}}, denial: invalidToken(DetailIssuer)},
-		{name: "A-12/audience of another server: 401", header: "Bearer " + tokAlice,
+		{name: "A-P04/audience of another server: 401", header: "Bearer " + tokAlice,
 			tokens: audience(otherServer), denial: invalidToken(DetailAudience)},
 		{name: "A-P04/recorded resource of another server: 401", header: "Bearer " + tokAlice,
 			tokens: []fixture{{tokAlice, func(r *TokenRecord) { r.Resource = otherServer }}}, denial: invalidToken(DetailResource)},
@@ -236,9 +236,9 @@ func TestAuthenticatePrincipalIsACopy(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec.Scopes[0] = ScopeResourcesRead // the caller's slice, after Add
-	first, _ := p.Authenticate([]byte("Bearer "+tokAlice), true, "ping", t0)
+	first, _ := p.AuthenticateRemembered(nil, []byte("Bearer "+tokAlice), true, "ping", t0)
 	first.Scopes |= scopeResourcesReadBit
-	second, denial := p.Authenticate([]byte("Bearer "+tokAlice), true, "ping", t0)
+	second, denial := p.AuthenticateRemembered(nil, []byte("Bearer "+tokAlice), true, "ping", t0)
 	if denial != nil {
 		t.Fatalf("Authenticate = %+v", denial)
 	}

@@ -32,7 +32,7 @@ func TestConcurrentRevokeAndRevision(t *testing.T) {
 			for range rounds {
 				for s := range subjects {
 					for i := range perSubject {
-						pr, denial := p.Authenticate([]byte("Bearer "+token(s, i)), true, "ping", t0)
+						pr, denial := p.AuthenticateRemembered(nil, []byte("Bearer "+token(s, i)), true, "ping", t0)
 						switch {
 						case denial == nil && pr.Subject == fmt.Sprintf("subject-%d", s):
 						case denial != nil && denial.Status == 401 && denial.Challenge == invalidTokenConnect &&
@@ -88,7 +88,7 @@ func TestConcurrentRevokeAndRevision(t *testing.T) {
 		{"A-11/an untouched subject still works", token(2, 2), ""},
 		{"A-P05/a token added during the run works", "tok-new-49-Wc5Rn2", ""},
 	} {
-		_, denial := p.Authenticate([]byte("Bearer "+c.token), true, "ping", t0)
+		_, denial := p.AuthenticateRemembered(nil, []byte("Bearer "+c.token), true, "ping", t0)
 		if c.detail == "" && denial != nil || c.detail != "" && (denial == nil || denial.Detail != c.detail) {
 			t.Errorf("%s: Authenticate = %+v, want detail %q", c.name, denial, c.detail)
 		}

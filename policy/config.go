@@ -14,7 +14,8 @@ import (
 // CanonicalURI lives at WellKnownPath followed by the canonical path
 // ("/.well-known/oauth-protected-resource/mcp", see MetadataPath); rawmcp
 // serves the same document at WellKnownPath alone, the root fallback MCP
-// clients try next (MCP 2025-11-25 Authorization §4.2, A-P06).
+// clients try next (MCP 2025-11-25 Authorization §4.2; both answered by
+//
 const WellKnownPath = "/.well-known/oauth-protected-resource"
 
 // resourceName is the PRM resource_name (RFC 9728 §2, A-26).

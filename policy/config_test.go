@@ -181,11 +181,11 @@ func TestMetadata(t *testing.T) {
 		t.Fatal(err)
 	}
 	if doc["resource"] != testCanonical {
-		t.Errorf("A-24/resource = %v, want %q", doc["resource"], testCanonical)
+		t.Errorf("A-23/resource = %v, want %q", doc["resource"], testCanonical)
 	}
 	got[0] = 'X' // the caller's copy
 	if string(p.Metadata()) != want {
-		t.Error("A-24/changing a returned document changed the next one")
+		t.Error("A-23/changing a returned document changed the next one")
 	}
 }
 

@@ -9,7 +9,7 @@ import (
 )
 
 // Principal is the validated identity snapshot the session and MCP layers
-// receive (the profile: "a trusted, typed authorization decision"). It never
+// receive: a typed decision they trust, not a token to re-read. It never
 // holds the token; Correlation is Correlate(token), for logs. Scopes holds
 // the scopes rawmcp knows that the token grants, by value: a caller that
 // changes its copy grants the next request nothing.
@@ -76,8 +76,7 @@ type Denial struct {
 
 // Reason is the class of a denial. The response reveals no more than the
 // reason: every 401 for a presented token is ReasonInvalidToken, whichever
-// check failed, so a client cannot probe claim by claim (the profile's
-// "does not reveal a specific claim").
+// check failed, so a client cannot probe claim by claim.
 type Reason string
 
 const (
@@ -118,28 +117,26 @@ const (
 	DetailTenant                = "tenant"
 )
 
-// Authenticate is layer 1 of the profile's Figure 2, run on every request
-// authorization is the raw Authorization header value, present says
-// whether the header was sent, op selects the scopes named in challenges,
-// now is the request's clock reading. A value of another scheme than
-// Bearer carries no bearer credential and is answered like an absent
-// header (RFC 6750 §3.1, A-08). The token is looked up by its SHA-256
-// and then, in this order: active, not revoked, not before nbf, before
-// expiry; issuer, audience and the three resource bindings equal to this
-// server's exactly (A-P04); the subject's current revision. Any failure
-// there is the same 401 invalid_token.
-func (p *Policy) Authenticate(authorization []byte, present bool, op string, now time.Time) (Principal, *Denial) {
-	return p.AuthenticateRemembered(nil, authorization, present, op, now)
-}
-
-// AuthenticateRemembered is Authenticate for a caller that keeps mem per
-// connection (nil: keep nothing). A token equal to the one mem holds, by a
-// constant-time comparison, is looked up through mem's row; any other
-// token is hashed and looked up afresh, and mem then remembers it if the
-// table knows it. A row, once in the table, stays the row of its token
-// (Add refuses duplicates, nothing removes one), so the row mem holds is
-// the one the digest would find; what can change in it (revocation, the
-// subject's revision) is read on every call.
+// AuthenticateRemembered is layer 1 of the decision order (package
+// comment), run on every request to the MCP endpoint:
+// authorization is the raw Authorization header
+// value, present says whether the header was sent, op selects the scopes
+// named in challenges, now is the request's clock reading. A value of
+// another scheme than Bearer carries no bearer credential and is answered
+// like an absent header (RFC 6750 §3.1, A-08). The token is looked up by
+// its SHA-256 and then, in this order: active, not revoked, not before
+// nbf, before expiry; issuer, audience and the three resource bindings
+// equal to this server's exactly (A-P04); the subject's current revision.
+// Any failure there is the same 401 invalid_token.
+//
+// mem is what the caller keeps per connection (nil: keep nothing). A
+// token equal to the one mem holds, by a constant-time comparison, is
+// looked up through mem's row; any other token is hashed and looked up
+// afresh, and mem then remembers it if the table knows it. A row, once in
+// the table, stays the row of its token (Add refuses duplicates, nothing
+// removes one), so the row mem holds is the one the digest would find;
+// what can change in it (revocation, the subject's revision) is read on
+// every call.
 func (p *Policy) AuthenticateRemembered(mem *Remembered, authorization []byte, present bool, op string, now time.Time) (Principal, *Denial) {
 	scopes := requiredScopes(op)
 	if !present {
@@ -212,8 +209,8 @@ func (mem *Remembered) remember(p *Policy, token []byte, entry *tokenEntry) {
 	mem.p, mem.entry, mem.token = p, entry, append(mem.token[:0], token...)
 }
 
-// tokenFault returns the first failed check of Figure 2's token steps, or
-// "". The caller holds p.mu.
+// tokenFault returns the first failed check of the decision order's token
+// steps, or "". The caller holds p.mu.
 func (p *Policy) tokenFault(entry *tokenEntry, now time.Time) string {
 	rec := &entry.record
 	switch {
@@ -289,10 +286,11 @@ func isBearerScheme(scheme []byte) bool {
 	return true
 }
 
-// Authorize is layer 3 of Figure 2, after the session checks: may pr do op?
-// The tenant ACL comes first: when the tenant is refused, more scope would
-// not help, so the 403 carries no challenge that would send the client
-// through a useless step-up (the profile's 401/403 table). Otherwise the
+// Authorize is layer 3 of the decision order, after the session checks:
+// may pr do op? The tenant ACL comes first: when the tenant is refused,
+// more scope would not help, so the 403 carries no challenge that would
+// send the client through a useless step-up (the package comment's 401 or
+// 403 table). Otherwise the
 // scopes: a missing one gives 403 insufficient_scope naming every scope op
 // needs, held ones included, so re-authorizing does not drop them (A-14,
 // A-15, MCP Authorization §10.1.1).

@@ -165,7 +165,7 @@ func (c authCase) run(t testing.TB) (Principal, *Denial) {
 	if now.IsZero() {
 		now = t0
 	}
-	pr, denial := p.Authenticate([]byte(c.header), !c.absent, op, now)
+	pr, denial := p.AuthenticateRemembered(nil, []byte(c.header), !c.absent, op, now)
 	if denial == nil && c.authorize {
 		denial = p.Authorize(pr, op)
 	}

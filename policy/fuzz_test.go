@@ -34,7 +34,7 @@ func FuzzAuthenticate(f *testing.F) {
 	}
 	syntaxDetails := map[string]bool{DetailEmptyToken: true, DetailExtraWords: true}
 	f.Fuzz(func(t *testing.T, header []byte) {
-		pr, denial := p.Authenticate(header, true, "ping", t0)
+		pr, denial := p.AuthenticateRemembered(nil, header, true, "ping", t0)
 		var mem Remembered
 		if _, d := p.AuthenticateRemembered(&mem, []byte("Bearer "+tokAlice), true, "ping", t0); d != nil {
 			t.Fatalf("warming the memory: %+v", d)

@@ -9,7 +9,7 @@ import (
 
 // TokenRecord is what a real authorization server would have minted and a
 // real resource server would learn by signature check or introspection; here
-// it is preset (the profile's OfflineTokenPolicy). Every string is compared
+// it is preset in an offline table. Every string is compared
 // exactly, without Unicode normalization.
 type TokenRecord struct {
 	TokenID               string
@@ -36,7 +36,7 @@ type tokenEntry struct {
 
 // Add puts a token into the table under SHA-256(token). SHA-256 here only
 // keeps raw fixture tokens out of memory maps and logs; it is not password
-// hashing (the profile's Figure 2 note). A subject's current revision is
+// hashing. A subject's current revision is
 // raised to rec.Revision when that is newer: a token is minted under the
 // revision current at minting time, so minting a newer one retires older
 // ones. Refused records leave the table unchanged.

@@ -105,7 +105,7 @@ func TestAddRefusesDuplicates(t *testing.T) {
 			if _, known := p.revisions["mallory"]; known {
 				t.Error("a refused duplicate set its subject's revision")
 			}
-			if pr, denial := p.Authenticate([]byte("Bearer "+tokAlice), true, "ping", t0); denial != nil || pr.Subject != "alice" {
+			if pr, denial := p.AuthenticateRemembered(nil, []byte("Bearer "+tokAlice), true, "ping", t0); denial != nil || pr.Subject != "alice" {
 				t.Errorf("the first record changed: %+v, %+v", pr, denial)
 			}
 		})

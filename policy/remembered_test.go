@@ -32,38 +32,38 @@ func TestAuthenticateRemembered(t *testing.T) {
 		name  string
 		steps []rememberedStep
 	}{
-		{"A-32/the same token again: the same Principal", []rememberedStep{
+		{"A-P05/the same token again: the same Principal", []rememberedStep{
 			{header: alice, want: alicePrincipal, kept: tokAlice},
 			{header: alice, want: alicePrincipal, kept: tokAlice},
 		}},
-		{"A-32/revoked after it was remembered: 401 on the next request", []rememberedStep{
+		{"A-P05/revoked after it was remembered: 401 on the next request", []rememberedStep{
 			{header: alice, want: alicePrincipal, kept: tokAlice},
 			{change: func(p *Policy) { p.Revoke("tid-1") }, header: alice,
 				denial: heldBy(DetailRevoked, alicePrincipal), kept: tokAlice},
 		}},
-		{"A-32/expired after it was remembered: 401 on the next request", []rememberedStep{
+		{"A-P05/expired after it was remembered: 401 on the next request", []rememberedStep{
 			{header: alice, want: alicePrincipal, kept: tokAlice},
 			{header: alice, now: t0.Add(time.Hour), denial: invalidToken(DetailExpired), kept: tokAlice},
 		}},
-		{"A-32/revision changed after it was remembered: 401 on the next request", []rememberedStep{
+		{"A-P05/revision changed after it was remembered: 401 on the next request", []rememberedStep{
 			{header: alice, want: alicePrincipal, kept: tokAlice},
 			{change: func(p *Policy) { p.SetRevision("alice", 8) }, header: alice,
 				denial: heldBy(DetailRevision, alicePrincipal), kept: tokAlice},
 		}},
-		{"A-32/another token on the same connection: looked up afresh and remembered", []rememberedStep{
+		{"A-P05/another token on the same connection: looked up afresh and remembered", []rememberedStep{
 			{header: alice, want: alicePrincipal, kept: tokAlice},
 			{header: bob, want: bobPrincipal, kept: tokBob},
 			{header: alice, want: alicePrincipal, kept: tokAlice},
 		}},
-		{"A-32/a token one byte longer than the remembered one is another token", []rememberedStep{
+		{"A-P05/a token one byte longer than the remembered one is another token", []rememberedStep{
 			{header: alice, want: alicePrincipal, kept: tokAlice},
 			{header: alice + "x", denial: invalidToken(DetailUnknown), kept: tokAlice},
 		}},
-		{"A-32/a token of the same length differing in its last byte is another token", []rememberedStep{
+		{"A-P05/a token of the same length differing in its last byte is another token", []rememberedStep{
 			{header: alice, want: alicePrincipal, kept: tokAlice},
 			{header: alice[:len(alice)-1] + "s", denial: invalidToken(DetailUnknown), kept: tokAlice},
 		}},
-		{"A-32/an unknown token is not remembered", []rememberedStep{
+		{"A-P05/an unknown token is not remembered", []rememberedStep{
 			{header: "Bearer tok-unknown-Qz8", denial: invalidToken(DetailUnknown), kept: ""},
 			{header: alice, want: alicePrincipal, kept: tokAlice},
 			{header: "Bearer tok-unknown-Qz8", denial: invalidToken(DetailUnknown), kept: tokAlice},

@@ -68,7 +68,7 @@ func TestRevisionChangeRefusesOldTokens(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.SetRevision("alice", 8)
-	if _, denial := p.Authenticate([]byte("Bearer "+tokAlice), true, "ping", t0); denial == nil || denial.Detail != DetailRevision {
+	if _, denial := p.AuthenticateRemembered(nil, []byte("Bearer "+tokAlice), true, "ping", t0); denial == nil || denial.Detail != DetailRevision {
 		t.Errorf("the old token: denial %+v, want detail %q", denial, DetailRevision)
 	}
 }

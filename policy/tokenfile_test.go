@@ -198,7 +198,7 @@ func TestTokenFileFeedsAdd(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	pr, denial := p.Authenticate([]byte("Bearer "+tokAlice), true, "ping", t0)
+	pr, denial := p.AuthenticateRemembered(nil, []byte("Bearer "+tokAlice), true, "ping", t0)
 	if diff := cmp.Diff(alicePrincipal, pr); diff != "" || denial != nil {
 		t.Errorf("A-P04/Authenticate = %+v (-want +got):\n%s", denial, diff)
 	}

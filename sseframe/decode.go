@@ -21,12 +21,12 @@ type Limits struct {
 }
 
 // DefaultLimits returns the profile's limits: 64 events, 64 KiB per event
-// and per line. The profile caps one SSE event set at 16 events (profile
-// document, limits table) plus the priming event, so 64 is headroom, not a
-// target. A data line carries a whole compact JSON-RPC message (S-P02), so a
-// line may be as long as its event; the largest rawmcp sends, a
-// resources/list response, is a few KiB, and 64 KiB is four times
-// httpparse's 16 KiB request body limit.
+// and per line. rawmcp's GET answers carry far fewer events (the session
+// table's MaxEventsPerSet, plus the priming event; the README's limits
+// table), so 64 is headroom, not a target. A data line carries a whole
+// compact JSON-RPC message (S-P02), so a line may be as long as its event;
+// the messages rawmcp sends are a few hundred bytes, and 64 KiB is four
+// times httpparse's 16 KiB request body limit.
 func DefaultLimits() Limits {
 	return Limits{
 		MaxEvents:     64,

@@ -3,20 +3,24 @@
 // the way rawmcp's Streamable HTTP transport uses them (MCP 2025-11-25
 // Transports §2.1 item 6, §2.4).
 //
-// The encoder, AppendEvent and AppendComment, appends to a caller-owned
-// buffer and refuses any value that would change the framing: an id or
-// type carrying CR, LF or NUL, or data carrying CR or NUL, would end the
-// line early and let the value forge fields of its own (S-14). Data may
-// hold LF: each line of it becomes a data line of its own. Ids are further held to the profile's
-// visible-ASCII rule (S-P01) so that a client can echo them back in a
-// Last-Event-ID header unchanged; ValidID is that rule, for the server to
-// check an incoming header with.
+// The encoder, AppendEvent, appends to a caller-owned buffer and refuses
+// any value that would change the framing or that a reader drops: a CR or
+// LF in an id or type, or a CR in data, would end the line early and let
+// the value forge fields of its own (S-14); a reader ignores an id with a
+// NUL, and no JSON rawmcp sends holds one in data. Data may hold LF: each
+// line of it becomes a data line of its own. Ids are further held to the
+// profile's visible-ASCII rule (S-P01) so that a client can echo them back
+// in a Last-Event-ID header unchanged; ValidID is that rule, for the server
+// to check an incoming header with.
 //
 // The decoder, Decode, reads a complete event stream (the whole body of an
-// SSE response) for the raw client and the tests. It follows §9.2.6 and is
-// stricter where a lenient reader would hide a server bug: an unknown field,
-// an id or event type outside the encoder's alphabet, a non-numeric retry,
-// a NUL in data, invalid UTF-8 and an event cut off at the end of the stream
+// SSE response) for the callers that hold a stream to rawmcp's profile:
+// the tests, and the answer checks of the scenarios and of the load
+// generator. (The raw client reads other servers' streams leniently, as a
+// browser does: wire/client's Events.) It follows §9.2.6 and is stricter
+// where a lenient reader would hide a server bug: an unknown field, an id
+// or event type outside the encoder's alphabet, a non-numeric retry, a NUL
+// in data, invalid UTF-8 and an event cut off at the end of the stream
 // are errors instead of being ignored, repaired or discarded. Whatever
 // AppendEvent writes, Decode reads back to the same Event.
 //

@@ -36,7 +36,7 @@ const MaxIDLen = 128
 // 1 to MaxIDLen bytes, each 0x21-0x7E. Visible ASCII survives every SSE
 // reader and comes back unchanged as a Last-Event-ID header value (a
 // field-value of VCHARs, RFC 9110 §5.5), so the server can answer 400 to
-// any incoming Last-Event-ID outside it (T-P11).
+// any incoming Last-Event-ID outside it (S-P01).
 func ValidID[S ~string | ~[]byte](id S) bool {
 	return len(id) <= MaxIDLen && isVisibleASCII(id)
 }
@@ -161,22 +161,6 @@ func AppendMessage(dst, id, data []byte) ([]byte, error) {
 		data = after
 	}
 	return append(dst, '\n'), nil
-}
-
-// AppendComment appends the comment line ": text\n" (":\n" for empty text)
-// to dst:
-//
-//	comment = ":" [ SP 1*data-char ] LF
-//
-// It writes no blank line, so a comment between events ends nothing; a
-// held-open stream sends one as a keepalive (S-13, S-P03). Text with CR,
-// LF, NUL or invalid UTF-8 is refused with ErrInvalidComment and dst is
-// returned unchanged.
-func AppendComment(dst []byte, text string) ([]byte, error) {
-	if strings.IndexByte(text, '\n') >= 0 || !validData(text) {
-		return dst, ErrInvalidComment
-	}
-	return appendLine(dst, ":", text), nil
 }
 
 // appendLine writes prefix, then " value" unless value is empty (a bare

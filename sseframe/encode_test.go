@@ -77,40 +77,6 @@ func TestAppendEventAppendsToDst(t *testing.T) {
 	})
 }
 
-func TestAppendComment(t *testing.T) {
-	tests := []struct {
-		name    string
-		text    string
-		want    string
-		wantErr error
-	}{
-		{"S-13/keepalive comment, no blank line", "keepalive", ": keepalive\n", nil},
-		{"S-13/empty comment has no trailing space", "", ":\n", nil},
-		{"S-04/leading space of text kept", " x", ":  x\n", nil},
-		{"S-04/colon in text", "a:b", ": a:b\n", nil},
-		{"S-14/LF in comment would start a field", "x\ndata: forged", "", ErrInvalidComment},
-		{"S-14/CR in comment", "x\r", "", ErrInvalidComment},
-		{"S-14/NUL in comment", "x\x00", "", ErrInvalidComment},
-		{"S-01/invalid UTF-8 in comment", "\xff", "", ErrInvalidComment},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			dst, spare := prefixedBuffer()
-			got, err := AppendComment(dst, tc.text)
-			if !errors.Is(err, tc.wantErr) {
-				t.Fatalf("AppendComment error = %v, want %v", err, tc.wantErr)
-			}
-			if tc.wantErr != nil {
-				checkUnchanged(t, got, spare)
-				return
-			}
-			if diff := cmp.Diff("prefix"+tc.want, string(got)); diff != "" {
-				t.Errorf("AppendComment bytes (-want +got):\n%s", diff)
-			}
-		})
-	}
-}
-
 // visibleASCII is the S-P01 oracle for one byte, written from the rule
 // (VCHAR, RFC 5234 B.1) rather than from the code under test.
 func visibleASCII(b byte) bool { return '!' <= b && b <= '~' }

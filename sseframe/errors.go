@@ -20,8 +20,6 @@ var (
 	// ErrInvalidData: data with CR, NUL or invalid UTF-8 (encoder), data
 	// with NUL (decoder).
 	ErrInvalidData = errors.New("sseframe: invalid data")
-	// ErrInvalidComment: comment text with CR, LF, NUL or invalid UTF-8.
-	ErrInvalidComment = errors.New("sseframe: invalid comment")
 	// ErrUnknownField: a field name other than event, data, id or retry.
 	ErrUnknownField = errors.New("sseframe: unknown field")
 	// ErrInvalidUTF8: a line of the stream that is not UTF-8.

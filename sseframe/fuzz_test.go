@@ -83,7 +83,7 @@ func allBytes(s string, ok func(byte) bool) bool {
 
 func isSentinel(err error) bool {
 	for _, sentinel := range []error{
-		ErrInvalidID, ErrInvalidType, ErrInvalidRetry, ErrInvalidData, ErrInvalidComment,
+		ErrInvalidID, ErrInvalidType, ErrInvalidRetry, ErrInvalidData,
 		ErrUnknownField, ErrInvalidUTF8, ErrTruncated, ErrTooLarge,
 	} {
 		if errors.Is(err, sentinel) {

@@ -167,10 +167,8 @@ func testTableBackToBack(t *testing.T) {
 	var want []Event
 	lastID := ""
 	for _, tc := range roundTripCases {
+		stream = append(stream, ": between events\n"...)
 		var err error
-		if stream, err = AppendComment(stream, "between events"); err != nil {
-			t.Fatalf("AppendComment: %v", err)
-		}
 		if stream, err = AppendEvent(stream, tc.ev); err != nil {
 			t.Fatalf("AppendEvent(%s): %v", tc.name, err)
 		}
@@ -192,22 +190,16 @@ func testTableBackToBack(t *testing.T) {
 	}
 }
 
-func TestAppendCommentThenEventDecodesToTheEvent(t *testing.T) {
+func TestCommentsAroundAnEventAreSkipped(t *testing.T) {
 	t.Run("S-13/keepalive comments around an event are skipped", testCommentsAroundEvent)
 }
 
 func testCommentsAroundEvent(t *testing.T) {
-	stream, err := AppendComment(nil, "keepalive")
-	if err != nil {
-		t.Fatalf("AppendComment: %v", err)
-	}
-	stream, err = AppendEvent(stream, Event{ID: "1", Data: "x"})
+	stream, err := AppendEvent([]byte(": keepalive\n"), Event{ID: "1", Data: "x"})
 	if err != nil {
 		t.Fatalf("AppendEvent: %v", err)
 	}
-	if stream, err = AppendComment(stream, "keepalive"); err != nil {
-		t.Fatalf("AppendComment: %v", err)
-	}
+	stream = append(stream, ": keepalive\n"...)
 	got, err := Decode(stream, DefaultLimits())
 	if err != nil {
 		t.Fatalf("Decode: %v", err)

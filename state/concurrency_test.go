@@ -19,7 +19,7 @@ func TestConcurrentPings(t *testing.T) {
 	for range 32 {
 		wg.Go(func() {
 			for range 50 {
-				if phase, err := tab.Step(id, alice, InputPing, t0, nil); phase != PhaseOperating || err != nil {
+				if phase, _, err := tab.Step(id, alice, InputPing, t0); phase != PhaseOperating || err != nil {
 					failures.Add(1)
 				}
 			}
@@ -50,7 +50,7 @@ func TestConcurrentLifecycles(t *testing.T) {
 		msg := []byte{byte(w)}
 		wg.Go(func() {
 			for range 40 {
-				id, err := tab.Create(owner, t0, nil, msg)
+				id, _, err := tab.Create(owner, t0, msg)
 				if errors.Is(err, ErrFull) {
 					continue
 				}
@@ -58,23 +58,23 @@ func TestConcurrentLifecycles(t *testing.T) {
 					report("Create: " + err.Error())
 					return
 				}
-				if n := tab.Len(t0, nil); n > cfg.MaxSessions {
+				if n := tab.Len(t0); n > cfg.MaxSessions {
 					report("more live sessions than MaxSessions")
 				}
-				if _, err := tab.Step(id, owner, InputInitialized, t0, nil); err != nil {
+				if _, _, err := tab.Step(id, owner, InputInitialized, t0); err != nil {
 					report("initialized: " + err.Error())
 				}
-				b, err := tab.Poll(id, owner, "", t0, nil)
+				b, _, err := tab.Poll(id, owner, "", t0)
 				if err != nil || len(b.Events) != 1 || b.Events[0].Data[0] != byte(w) {
 					report("GET did not return exactly this session's notification")
 				}
-				if _, err := tab.Poll(id, owner, b.PrimingID, t0, nil); err != nil {
+				if _, _, err := tab.Poll(id, owner, b.PrimingID, t0); err != nil {
 					report("resume from own priming id: " + err.Error())
 				}
-				if _, err := tab.Step(id, owner, InputDelete, t0, nil); err != nil {
+				if _, _, err := tab.Step(id, owner, InputDelete, t0); err != nil {
 					report("DELETE: " + err.Error())
 				}
-				if _, err := tab.Step(id, owner, InputPing, t0, nil); !errors.Is(err, ErrNotFound) {
+				if _, _, err := tab.Step(id, owner, InputPing, t0); !errors.Is(err, ErrNotFound) {
 					report("ping after DELETE was not ErrNotFound")
 				}
 			}
@@ -84,7 +84,7 @@ func TestConcurrentLifecycles(t *testing.T) {
 	for _, p := range problems {
 		t.Error("profile/" + p)
 	}
-	if n := tab.Len(t0, nil); n != 0 {
+	if n := tab.Len(t0); n != 0 {
 		t.Errorf("Len = %d after every session was deleted, want 0", n)
 	}
 }
@@ -107,7 +107,7 @@ func TestDeleteRacingSteps(t *testing.T) {
 				gone := false
 				for range 200 {
 					deletedBefore := deleted.Load()
-					_, err := tab.Step(id, alice, InputPing, t0, nil)
+					_, _, err := tab.Step(id, alice, InputPing, t0)
 					switch {
 					case err == nil && (gone || deletedBefore):
 						revived.Add(1)
@@ -121,7 +121,7 @@ func TestDeleteRacingSteps(t *testing.T) {
 		}
 		wg.Go(func() {
 			<-start
-			if phase, err := tab.Step(id, alice, InputDelete, t0, nil); phase != PhaseClosed || err != nil {
+			if phase, _, err := tab.Step(id, alice, InputDelete, t0); phase != PhaseClosed || err != nil {
 				t.Errorf("round %d: DELETE = (%v, %v)", round, phase, err)
 			}
 			deleted.Store(true)
@@ -131,7 +131,7 @@ func TestDeleteRacingSteps(t *testing.T) {
 		if n := revived.Load(); n != 0 {
 			t.Fatalf("T-43/round %d: %d pings succeeded after the session was gone", round, n)
 		}
-		if _, err := tab.Step(id, alice, InputPing, t0, nil); !errors.Is(err, ErrNotFound) {
+		if _, _, err := tab.Step(id, alice, InputPing, t0); !errors.Is(err, ErrNotFound) {
 			t.Fatalf("T-43/round %d: ping after the race: err = %v, want ErrNotFound", round, err)
 		}
 	}

@@ -15,13 +15,21 @@
 // nothing on its own (T-72) and reveals nothing about whose it is. A session
 // lives Config.TTL from creation; the table holds at most
 // Config.MaxSessions and refuses more rather than evicting anyone.
+// The table calls nobody: every call that can end a session (a DELETE, a
+// TTL found run out, a revoked token or a changed revision, the sweep of
+// expired sessions an initialize makes) returns the sessions it ended, as
+// Ended values beside its result, for the caller to log. Len only counts.
 //
 // # Lifecycle
 //
 // transitions.go holds the whole lifecycle as one table (Lifecycle §1.1):
 // initialize answered → notifications/initialized → operating → DELETE.
-// Every client message goes through Table.Step (or Table.Poll for a GET)
-// before it is dispatched.
+// A message on a session meets the table twice: the server asks it
+// (Table.Check, then Allows) before its tenant and scope checks, and
+// applies it when it dispatches the message (Table.Step, or Table.Poll
+// for a GET), under the same lock as the lookup. An initialize makes its
+// session with Table.Create; a ping sent without a session touches no
+// table.
 //
 // # GET stream
 //

@@ -41,11 +41,11 @@ func FuzzCursor(f *testing.F) {
 		other := mustCreate(t, tab, bob, msgs("b1", "b2", "b3", "b4")...)
 		mustPoll(t, tab, id, alice, "")  // priming 1, events 2-4; a4 pending
 		mustPoll(t, tab, other, bob, "") // the other session's 1-4; b4 pending
-		if _, err := tab.PostEventID(id, alice, t0, nil); err != nil {
+		if _, err := postEventID(tab, id, alice, t0); err != nil {
 			t.Fatal(err)
 		}
 
-		b, err := tab.Poll(id, alice, cursor, t0, nil)
+		b, _, err := tab.Poll(id, alice, cursor, t0)
 		switch {
 		case cursor == "" || valid[cursor]:
 			if err != nil {

@@ -50,7 +50,7 @@ func newTestTable(cfg Config) *Table {
 // mustCreate creates a session for owner at t0 and fails the test on error.
 func mustCreate(t *testing.T, tab *Table, owner Owner, queued ...[]byte) string {
 	t.Helper()
-	id, err := tab.Create(owner, t0, nil, queued...)
+	id, _, err := tab.Create(owner, t0, queued...)
 	if err != nil {
 		t.Fatalf("Create: %v", err)
 	}
@@ -60,7 +60,7 @@ func mustCreate(t *testing.T, tab *Table, owner Owner, queued ...[]byte) string 
 // mustStep applies in and fails the test on error.
 func mustStep(t *testing.T, tab *Table, id string, owner Owner, in Input) {
 	t.Helper()
-	if _, err := tab.Step(id, owner, in, t0, nil); err != nil {
+	if _, _, err := tab.Step(id, owner, in, t0); err != nil {
 		t.Fatalf("Step(%v): %v", in, err)
 	}
 }
@@ -68,11 +68,17 @@ func mustStep(t *testing.T, tab *Table, id string, owner Owner, in Input) {
 // mustPoll polls and fails the test on error.
 func mustPoll(t *testing.T, tab *Table, id string, owner Owner, cursor string) Batch {
 	t.Helper()
-	b, err := tab.Poll(id, owner, cursor, t0, nil)
+	b, _, err := tab.Poll(id, owner, cursor, t0)
 	if err != nil {
 		t.Fatalf("Poll(%q): %v", cursor, err)
 	}
 	return b
+}
+
+// postEventID is AppendPostEventID into a fresh buffer, as a string.
+func postEventID(tab *Table, id string, owner Owner, now time.Time) (string, error) {
+	b, _, err := tab.AppendPostEventID(nil, id, owner, now)
+	return string(b), err
 }
 
 // msgs returns the messages named by s as byte slices.

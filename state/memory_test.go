@@ -43,7 +43,7 @@ func TestSessionMemory(t *testing.T) {
 		fill func(tab *Table, owner Owner)
 	}{
 		{"profile/a fresh session with one queued notification", func(tab *Table, owner Owner) {
-			if _, err := tab.Create(owner, t0, nil, msg); err != nil {
+			if _, _, err := tab.Create(owner, t0, msg); err != nil {
 				t.Fatal(err)
 			}
 		}},
@@ -55,12 +55,12 @@ func TestSessionMemory(t *testing.T) {
 			for i := range queued {
 				queued[i] = msg
 			}
-			id, err := tab.Create(owner, t0, nil, queued...)
+			id, _, err := tab.Create(owner, t0, queued...)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for range 16 {
-				if _, err := tab.Poll(id, owner, "", t0, nil); err != nil {
+				if _, _, err := tab.Poll(id, owner, "", t0); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -83,11 +83,11 @@ func BenchmarkCreate(b *testing.B) {
 	now := time.Unix(0, 0)
 	b.ReportAllocs()
 	for b.Loop() {
-		id, err := tab.Create(owner, now, nil)
+		id, _, err := tab.Create(owner, now)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := tab.Step(id, owner, InputDelete, now, nil); err != nil {
+		if _, _, err := tab.Step(id, owner, InputDelete, now); err != nil {
 			b.Fatal(err)
 		}
 	}

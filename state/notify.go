@@ -8,21 +8,20 @@ import "time"
 // MaxQueued undelivered notifications refuses with ErrQueueFull, so
 // nothing is dropped silently and a client that never polls cannot grow
 // the table. It takes no Owner: the server, not a client, queues. A
-// session found expired is appended to ended.
-func (t *Table) Notify(id string, data []byte, now time.Time, ended *[]Ended) error {
+// session found expired is forgotten, as by Step, and returned as ended.
+func (t *Table) Notify(id string, data []byte, now time.Time) ([]Ended, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s, ok := t.sessions[id]
 	if !ok {
-		return ErrNotFound
+		return nil, ErrNotFound
 	}
 	if s.expired(now) {
-		t.forget(id, s, EndExpired, now, ended)
-		return ErrNotFound
+		return []Ended{t.forget(id, s, EndExpired, now)}, ErrNotFound
 	}
 	if len(s.stream.pending) >= t.cfg.MaxQueued {
-		return ErrQueueFull
+		return nil, ErrQueueFull
 	}
 	s.stream.pending = append(s.stream.pending, data)
-	return nil
+	return nil, nil
 }

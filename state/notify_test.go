@@ -15,7 +15,7 @@ func TestNotify(t *testing.T) {
 	t.Run("delivered on the next GET, after what Create queued", func(t *testing.T) {
 		tab := newTestTable(Config{})
 		id := mustCreate(t, tab, alice, []byte("created"))
-		if err := tab.Notify(id, []byte("later"), t0, nil); err != nil {
+		if _, err := tab.Notify(id, []byte("later"), t0); err != nil {
 			t.Fatalf("Notify: %v", err)
 		}
 		var got []string
@@ -28,7 +28,7 @@ func TestNotify(t *testing.T) {
 	})
 	t.Run("unknown session", func(t *testing.T) {
 		tab := newTestTable(Config{})
-		if err := tab.Notify(firstID, []byte("x"), t0, nil); !errors.Is(err, ErrNotFound) {
+		if _, err := tab.Notify(firstID, []byte("x"), t0); !errors.Is(err, ErrNotFound) {
 			t.Errorf("Notify = %v, want ErrNotFound", err)
 		}
 	})
@@ -36,7 +36,7 @@ func TestNotify(t *testing.T) {
 		tab := newTestTable(Config{})
 		id := mustCreate(t, tab, alice)
 		mustStep(t, tab, id, alice, InputDelete)
-		if err := tab.Notify(id, []byte("x"), t0, nil); !errors.Is(err, ErrNotFound) {
+		if _, err := tab.Notify(id, []byte("x"), t0); !errors.Is(err, ErrNotFound) {
 			t.Errorf("Notify = %v, want ErrNotFound", err)
 		}
 	})
@@ -44,17 +44,17 @@ func TestNotify(t *testing.T) {
 		tab := newTestTable(Config{})
 		id := mustCreate(t, tab, alice)
 		end := t0.Add(DefaultConfig().TTL)
-		if err := tab.Notify(id, []byte("x"), end, nil); !errors.Is(err, ErrNotFound) {
+		if _, err := tab.Notify(id, []byte("x"), end); !errors.Is(err, ErrNotFound) {
 			t.Errorf("Notify = %v, want ErrNotFound", err)
 		}
-		if n := tab.Len(t0, nil); n != 0 {
+		if n := tab.Len(t0); n != 0 {
 			t.Errorf("Len = %d after Notify found the session expired, want 0", n)
 		}
 	})
 	t.Run("one before the TTL still queues", func(t *testing.T) {
 		tab := newTestTable(Config{})
 		id := mustCreate(t, tab, alice)
-		if err := tab.Notify(id, []byte("x"), t0.Add(DefaultConfig().TTL-time.Nanosecond), nil); err != nil {
+		if _, err := tab.Notify(id, []byte("x"), t0.Add(DefaultConfig().TTL-time.Nanosecond)); err != nil {
 			t.Errorf("Notify = %v, want nil", err)
 		}
 	})
@@ -63,16 +63,16 @@ func TestNotify(t *testing.T) {
 		cfg.MaxQueued = 2
 		tab := newTestTable(cfg)
 		id := mustCreate(t, tab, alice, []byte("created"))
-		if err := tab.Notify(id, []byte("second"), t0, nil); err != nil {
+		if _, err := tab.Notify(id, []byte("second"), t0); err != nil {
 			t.Fatalf("Notify at the limit: %v", err)
 		}
-		if err := tab.Notify(id, []byte("third"), t0, nil); !errors.Is(err, ErrQueueFull) {
+		if _, err := tab.Notify(id, []byte("third"), t0); !errors.Is(err, ErrQueueFull) {
 			t.Errorf("Notify past the limit = %v, want ErrQueueFull", err)
 		}
 		if got := len(mustPoll(t, tab, id, alice, "").Events); got != 2 {
 			t.Errorf("delivered %d, want 2: the refused one is not queued", got)
 		}
-		if err := tab.Notify(id, []byte("after a GET"), t0, nil); err != nil {
+		if _, err := tab.Notify(id, []byte("after a GET"), t0); err != nil {
 			t.Errorf("Notify after the GET emptied the queue = %v, want nil", err)
 		}
 	})

@@ -64,16 +64,18 @@ type primingEvent struct {
 // ErrCursor and changes nothing. The answer replays the delivered events
 // after the cursor, then adds pending ones, at most MaxEventsPerSet in all,
 // under a fresh priming id that resumes from the same point as the cursor.
-// A session found expired is appended to ended.
-func (t *Table) Poll(id string, owner Owner, cursor string, now time.Time, ended *[]Ended) (Batch, error) {
+// A session found expired is forgotten, as by Step, and returned as ended.
+func (t *Table) Poll(id string, owner Owner, cursor string, now time.Time) (Batch, []Ended, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s, err := t.live(id, owner, now, ended)
+	s, ended, err := t.live(id, owner, now)
 	if err != nil {
-		return Batch{}, err
+		return Batch{}, ended, err
 	}
-	if _, err := t.apply(id, s, InputPoll, now, ended); err != nil {
-		return Batch{}, err
+	// InputPoll keeps a session open in every phase that allows it, so
+	// apply ends nothing here.
+	if _, _, err := t.apply(id, s, InputPoll, now); err != nil {
+		return Batch{}, nil, err
 	}
 	st := &s.stream
 	var replay []deliveredEvent
@@ -81,7 +83,7 @@ func (t *Table) Poll(id string, owner Owner, cursor string, now time.Time, ended
 	if cursor != "" {
 		var ok bool
 		if resumeAfter, ok = st.resumePoint(cursor, s.handle); !ok {
-			return Batch{}, ErrCursor
+			return Batch{}, nil, ErrCursor
 		}
 		replay = st.deliveredAfter(resumeAfter)
 	}
@@ -110,7 +112,7 @@ func (t *Table) Poll(id string, owner Owner, cursor string, now time.Time, ended
 	n := copy(st.pending, st.pending[take:])
 	clear(st.pending[n:])
 	st.pending = st.pending[:n]
-	return batch, nil
+	return batch, nil, nil
 }
 
 // resumePoint returns the sequence number after which a resume from cursor

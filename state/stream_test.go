@@ -117,7 +117,7 @@ var pollCases = []pollCase{
 		queued: []string{"n1"},
 		before: func(t *testing.T, tab *Table, id string) {
 			mustPoll(t, tab, id, alice, "")
-			if post, err := tab.PostEventID(id, alice, t0, nil); err != nil || post != "p"+firstHandle+"-3" {
+			if post, err := postEventID(tab, id, alice, t0); err != nil || post != "p"+firstHandle+"-3" {
 				t.Fatalf("PostEventID = (%q, %v)", post, err)
 			}
 		},
@@ -125,11 +125,11 @@ var pollCases = []pollCase{
 		wantErr: ErrCursor,
 	},
 	{
-		name:   "T-37/a POST event's number spelled as a GET id is no cursor",
+		name:   "T-P11/a POST event's number spelled as a GET id is no cursor",
 		queued: []string{"n1"},
 		before: func(t *testing.T, tab *Table, id string) {
 			mustPoll(t, tab, id, alice, "")
-			if _, err := tab.PostEventID(id, alice, t0, nil); err != nil {
+			if _, err := postEventID(tab, id, alice, t0); err != nil {
 				t.Fatal(err)
 			}
 		},
@@ -137,7 +137,7 @@ var pollCases = []pollCase{
 		wantErr: ErrCursor,
 	},
 	{
-		name:   "T-37/another session's event id is no cursor",
+		name:   "T-P11/another session's event id is no cursor",
 		queued: []string{"n1"},
 		before: func(t *testing.T, tab *Table, id string) {
 			other := mustCreate(t, tab, alice, []byte("other"))
@@ -150,7 +150,7 @@ var pollCases = []pollCase{
 		then:    &Batch{PrimingID: g(1), Events: []Delivered{ev(2, "n1")}},
 	},
 	{
-		name:    "T-37/another handle with a number this session delivered",
+		name:    "T-P11/another handle with a number this session delivered",
 		queued:  three,
 		before:  pollOnce,
 		cursor:  "g" + secondHandle + "-2",
@@ -333,7 +333,7 @@ func TestPoll(t *testing.T) {
 			if tc.before != nil {
 				tc.before(t, tab, id)
 			}
-			got, err := tab.Poll(id, alice, tc.cursor, t0, nil)
+			got, _, err := tab.Poll(id, alice, tc.cursor, t0)
 			if !errors.Is(err, tc.wantErr) || (err == nil) != (tc.wantErr == nil) {
 				t.Fatalf("Poll err = %v, want %v", err, tc.wantErr)
 			}
@@ -358,7 +358,7 @@ func TestPollBeforeInitialized(t *testing.T) {
 	if diff := cmp.Diff(want, mustPoll(t, tab, id, alice, "")); diff != "" {
 		t.Errorf("T-55/Poll (-want +got):\n%s", diff)
 	}
-	if phase, err := tab.Step(id, alice, InputInitialized, t0, nil); phase != PhaseOperating || err != nil {
+	if phase, _, err := tab.Step(id, alice, InputInitialized, t0); phase != PhaseOperating || err != nil {
 		t.Errorf("initialized after GET = (%v, %v), want (operating, nil)", phase, err)
 	}
 }
@@ -370,7 +370,7 @@ func TestEventIDsUniqueAcrossStreams(t *testing.T) {
 	id := mustCreate(t, tab, alice, msgs("0", "1", "2", "3")...)
 	var got []string
 	for range 4 {
-		post, err := tab.PostEventID(id, alice, t0, nil)
+		post, err := postEventID(tab, id, alice, t0)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -37,10 +37,9 @@ type Config struct {
 	MaxQueued int
 }
 
-// DefaultConfig returns the profile's budgets (the profile document,
-// "Bounded input and state"): 8 sessions of 60 s, at most 16 events per GET
-// answer, 16 kept and 16 queued. They suit a small loopback teaching server,
-// not production.
+// DefaultConfig returns the profile's budgets (the README's limits table
+// gives the sessions, their TTL and the event budgets). They suit a small
+// loopback teaching server, not production.
 func DefaultConfig() Config {
 	return Config{
 		MaxSessions:     8,
@@ -54,7 +53,7 @@ func DefaultConfig() Config {
 // The errors carry constant texts: never a session id, an event id or an
 // owner.
 var (
-	// ErrFull: the table is at MaxSessions after reclaiming expired
+	// ErrFull: the table is at MaxSessions after the sweep of expired
 	// sessions; the new initialize fails closed (503).
 	ErrFull = errors.New("state: session capacity reached")
 	// ErrNotFound: the session is unknown, expired, deleted, or bound to
@@ -63,9 +62,10 @@ var (
 	ErrNotFound = errors.New("state: no such session")
 	// ErrLifecycle: the session's phase does not allow the input (400).
 	ErrLifecycle = errors.New("state: input not allowed in the session's phase")
-	// ErrCursor: a Last-Event-ID that is malformed, from a POST stream, from
-	// another session, never delivered, or no longer kept (400, not 404,
-	// which would make the client drop its session; T-P11).
+	// ErrCursor: a Last-Event-ID that is not of this table's event-id form,
+	// from a POST stream, from another session, never delivered, or no
+	// longer kept (400, not 404, which would make the client drop its
+	// session; T-P11).
 	ErrCursor = errors.New("state: Last-Event-ID names no kept event of this GET stream")
 	// ErrQueueFull: Create was given more than MaxQueued notifications to
 	// queue; no session is made.
@@ -94,10 +94,10 @@ type EndReason uint8
 const (
 	// EndDeleted: the client ended it with DELETE.
 	EndDeleted EndReason = iota + 1
-	// EndExpired: a request found its TTL run out.
+	// EndExpired: its TTL ran out. Whoever finds it so ends it this way:
+	// a request naming it, or the sweep of every expired session that
+	// each initialize makes first, full table or not.
 	EndExpired
-	// EndReclaimed: an initialize swept it, expired, to make room.
-	EndReclaimed
 	// EndRevoked: its owner's token was revoked, found on its next use.
 	EndRevoked
 	// EndRevisionChanged: its owner's authorization revision changed,
@@ -111,8 +111,6 @@ func (r EndReason) String() string {
 		return "delete"
 	case EndExpired:
 		return "ttl-expired"
-	case EndReclaimed:
-		return "capacity-reclaim"
 	case EndRevoked:
 		return "token-revoked"
 	case EndRevisionChanged:
@@ -121,10 +119,11 @@ func (r EndReason) String() string {
 	return "unknown"
 }
 
-// Ended is one session a call ended, appended to the caller's slice (the
-// ended argument of every call that can end one; nil when the caller does
-// not ask). ID is the session id itself: a caller that logs must
-// correlate it, never print it.
+// Ended is one session a call ended. Every call that can end a session
+// returns the ones it ended as a value beside its result, so a caller
+// cannot leave them unlogged without writing so (a blank identifier).
+// ID is the session id itself: a caller that logs must correlate it,
+// never print it.
 type Ended struct {
 	ID       string
 	Owner    Owner
@@ -132,13 +131,10 @@ type Ended struct {
 	How      EndReason
 }
 
-// forget deletes a session and appends how it ended to ended, if the
-// caller asked. Callers hold mu.
-func (t *Table) forget(id string, s *session, how EndReason, now time.Time, ended *[]Ended) {
+// forget deletes a session and returns how it ended. Callers hold mu.
+func (t *Table) forget(id string, s *session, how EndReason, now time.Time) Ended {
 	delete(t.sessions, id)
-	if ended != nil {
-		*ended = append(*ended, Ended{ID: id, Owner: s.owner, Lifetime: now.Sub(s.created), How: how})
-	}
+	return Ended{ID: id, Owner: s.owner, Lifetime: now.Sub(s.created), How: how}
 }
 
 type session struct {
@@ -166,32 +162,32 @@ func NewTable(cfg Config, random io.Reader) *Table {
 
 // Create makes a session for owner in PhaseInitializing, to answer an
 // initialize, and queues the given server notifications for its GET stream
-// (the messages are kept, not copied). Expired sessions are reclaimed first;
-// a table still at capacity refuses with ErrFull and evicts nobody.
-// Sessions it reclaims are appended to ended.
-func (t *Table) Create(owner Owner, now time.Time, ended *[]Ended, queued ...[]byte) (id string, err error) {
+// (the messages are kept, not copied). It first forgets every expired
+// session, and returns those as ended (EndExpired) whatever else happens; a
+// table still at capacity then refuses with ErrFull and evicts nobody.
+func (t *Table) Create(owner Owner, now time.Time, queued ...[]byte) (id string, ended []Ended, err error) {
 	if len(queued) > t.cfg.MaxQueued {
-		return "", ErrQueueFull
+		return "", nil, ErrQueueFull
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.reclaimExpired(now, EndReclaimed, ended)
+	ended = t.sweepExpired(now)
 	if len(t.sessions) >= t.cfg.MaxSessions {
-		return "", ErrFull
+		return "", ended, ErrFull
 	}
 	id, handle, err := newIdentity(t.random)
 	if err != nil {
-		return "", err
+		return "", ended, err
 	}
 	if _, taken := t.sessions[id]; taken {
-		return "", ErrEntropy
+		return "", ended, ErrEntropy
 	}
 	s := &session{owner: owner, created: now, expires: now.Add(t.cfg.TTL), phase: PhaseInitializing, handle: handle}
 	// A copy of exactly len(queued) (none allocated for zero), so the
 	// caller's slice is not kept.
 	s.stream.pending = append(make([][]byte, 0, len(queued)), queued...)
 	t.sessions[id] = s
-	return id, nil
+	return id, ended, nil
 }
 
 // Step applies in to the session id names and returns its new phase. The
@@ -199,141 +195,144 @@ func (t *Table) Create(owner Owner, now time.Time, ended *[]Ended, queued ...[]b
 // ErrNotFound (with PhaseClosed); an input its phase does not allow is
 // ErrLifecycle (with the unchanged phase). InputDelete closes the session
 // and forgets it and its queues at once, under the same lock as the lookup,
-// so no request racing the DELETE can revive it. A session it ends
-// (deleted, or found expired) is appended to ended.
-func (t *Table) Step(id string, owner Owner, in Input, now time.Time, ended *[]Ended) (Phase, error) {
+// so no request racing the DELETE can revive it. It returns the session
+// as ended if it ended it (deleted, or found expired).
+func (t *Table) Step(id string, owner Owner, in Input, now time.Time) (Phase, []Ended, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s, err := t.live(id, owner, now, ended)
+	s, ended, err := t.live(id, owner, now)
 	if err != nil {
-		return PhaseClosed, err
+		return PhaseClosed, ended, err
 	}
-	return t.apply(id, s, in, now, ended)
+	return t.apply(id, s, in, now)
 }
 
 // Check reports the phase of the session id names for owner, with Step's
 // lookup rules and no transition. The server looks the session up before
 // the scope and tenant check (T-P14) and applies the input only after it,
 // so a request refused with 403 never moves a session (a refused DELETE
-// does not end it). A session found expired is appended to ended.
-func (t *Table) Check(id string, owner Owner, now time.Time, ended *[]Ended) (Phase, error) {
+// does not end it). A session found expired is forgotten, as by Step, and
+// returned as ended.
+func (t *Table) Check(id string, owner Owner, now time.Time) (Phase, []Ended, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s, err := t.live(id, owner, now, ended)
+	s, ended, err := t.live(id, owner, now)
 	if err != nil {
-		return PhaseClosed, err
+		return PhaseClosed, ended, err
 	}
-	return s.phase, nil
+	return s.phase, nil, nil
 }
 
-// PostEventID returns a fresh event id for an SSE event on a POST response
-// stream of the session, with Step's lookup rules and no transition. Such
-// ids are never valid cursors: POST streams are not resumable here.
-func (t *Table) PostEventID(id string, owner Owner, now time.Time, ended *[]Ended) (string, error) {
-	b, err := t.AppendPostEventID(nil, id, owner, now, ended)
-	return string(b), err
-}
-
-// AppendPostEventID is PostEventID appending the id to dst, so a caller
-// that frames the event into its own buffer allocates nothing; on error dst
-// comes back unchanged.
-func (t *Table) AppendPostEventID(dst []byte, id string, owner Owner, now time.Time, ended *[]Ended) ([]byte, error) {
+// AppendPostEventID appends to dst a fresh event id for an SSE event on a
+// POST response stream of the session, with Step's lookup rules and no
+// transition, so a caller that frames the event into its own buffer
+// allocates nothing; on error dst comes back unchanged. Such ids are never
+// valid cursors: POST streams are not resumable here.
+func (t *Table) AppendPostEventID(dst []byte, id string, owner Owner, now time.Time) ([]byte, []Ended, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s, err := t.live(id, owner, now, ended)
+	s, ended, err := t.live(id, owner, now)
 	if err != nil {
-		return dst, err
+		return dst, ended, err
 	}
-	return appendEventID(dst, postStreamKind, s.handle, s.nextSeq()), nil
+	return appendEventID(dst, postStreamKind, s.handle, s.nextSeq()), nil, nil
 }
 
-// End ends the session id names if it is live and bound to exactly owner,
-// reporting how; it says whether there was such a session. The server
-// calls it when owner's token turns out revoked or its revision changed,
-// so the session fails closed instead of waiting for its TTL.
-func (t *Table) End(id string, owner Owner, how EndReason, now time.Time, ended *[]Ended) bool {
+// End ends the session id names, as how, if it is live and bound to
+// exactly owner, and returns it as ended (or the session found expired, as
+// by Step; or nothing). The server calls it when owner's token turns out
+// revoked or its revision changed, so the session fails closed instead of
+// waiting for its TTL.
+func (t *Table) End(id string, owner Owner, how EndReason, now time.Time) []Ended {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s, err := t.live(id, owner, now, ended)
+	s, ended, err := t.live(id, owner, now)
 	if err != nil {
-		return false
+		return ended
 	}
-	t.forget(id, s, how, now, ended)
-	return true
+	return []Ended{t.forget(id, s, how, now)}
 }
 
 // EndStale ends every live session of subject bound to a revision other
-// than current, in any tenant, reporting EndRevisionChanged, and returns
-// how many it ended; one that has expired already is reported
-// EndExpired and not counted. The server calls it when subject's
-// revision changes to current: a revision belongs to the subject, not to
-// a tenant, and a token of any other revision is refused, so nobody could
-// use those sessions again, and their slots are freed at once instead of
-// at their TTL. It visits at most MaxSessions entries.
-func (t *Table) EndStale(subject string, current uint64, now time.Time, ended *[]Ended) int {
+// than current, in any tenant, as EndRevisionChanged, and returns them;
+// one that has expired already is returned as EndExpired. The server
+// calls it when subject's revision changes to current: a revision belongs
+// to the subject, not to a tenant, and a token of any other revision is
+// refused, so nobody could use those sessions again, and their slots are
+// freed at once instead of at their TTL. It visits at most MaxSessions
+// entries.
+func (t *Table) EndStale(subject string, current uint64, now time.Time) []Ended {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var ended []Ended
+	for id, s := range t.sessions {
+		if s.owner.Subject != subject {
+			continue
+		}
+		if s.expired(now) {
+			ended = append(ended, t.forget(id, s, EndExpired, now))
+		} else if s.owner.Revision != current {
+			ended = append(ended, t.forget(id, s, EndRevisionChanged, now))
+		}
+	}
+	return ended
+}
+
+// Len returns the number of sessions live at now. It is a query: an
+// expired session is not counted, and stays in the table until a call
+// that can end sessions finds it.
+func (t *Table) Len(now time.Time) int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	n := 0
-	for id, s := range t.sessions {
-		switch {
-		case s.owner.Subject != subject:
-		case s.expired(now):
-			t.forget(id, s, EndExpired, now, ended)
-		case s.owner.Revision != current:
-			t.forget(id, s, EndRevisionChanged, now, ended)
+	for _, s := range t.sessions {
+		if !s.expired(now) {
 			n++
 		}
 	}
 	return n
 }
 
-// Len returns the number of live sessions at now, reclaiming expired ones.
-func (t *Table) Len(now time.Time, ended *[]Ended) int {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.reclaimExpired(now, EndExpired, ended)
-	return len(t.sessions)
-}
-
-// live finds the session id names for owner, reclaiming it if it has
-// expired. Callers hold t.mu.
-func (t *Table) live(id string, owner Owner, now time.Time, ended *[]Ended) (*session, error) {
+// live finds the session id names for owner. One found expired is
+// forgotten and returned as ended, with ErrNotFound. Callers hold t.mu.
+func (t *Table) live(id string, owner Owner, now time.Time) (*session, []Ended, error) {
 	s, ok := t.sessions[id]
 	if !ok {
-		return nil, ErrNotFound
+		return nil, nil, ErrNotFound
 	}
 	if s.expired(now) {
-		t.forget(id, s, EndExpired, now, ended)
-		return nil, ErrNotFound
+		return nil, []Ended{t.forget(id, s, EndExpired, now)}, ErrNotFound
 	}
 	if s.owner != owner {
-		return nil, ErrNotFound
+		return nil, nil, ErrNotFound
 	}
-	return s, nil
+	return s, nil, nil
 }
 
 // apply runs in through the lifecycle table and forgets a session that
-// reaches PhaseClosed. Callers hold t.mu.
-func (t *Table) apply(id string, s *session, in Input, now time.Time, ended *[]Ended) (Phase, error) {
+// reaches PhaseClosed, returning it as ended. Callers hold t.mu.
+func (t *Table) apply(id string, s *session, in Input, now time.Time) (Phase, []Ended, error) {
 	next, err := transition(s.phase, in)
 	if err != nil {
-		return s.phase, err
+		return s.phase, nil, err
 	}
 	s.phase = next
 	if next == PhaseClosed {
-		t.forget(id, s, EndDeleted, now, ended)
+		return next, []Ended{t.forget(id, s, EndDeleted, now)}, nil
 	}
-	return next, nil
+	return next, nil, nil
 }
 
-// reclaimExpired forgets every expired session, reporting how as how. It
-// visits at most MaxSessions entries. Callers hold t.mu.
-func (t *Table) reclaimExpired(now time.Time, how EndReason, ended *[]Ended) {
+// sweepExpired forgets every expired session, as EndExpired, and returns
+// them. It visits at most MaxSessions entries. Callers hold t.mu.
+func (t *Table) sweepExpired(now time.Time) []Ended {
+	var ended []Ended
 	for id, s := range t.sessions {
 		if s.expired(now) {
-			t.forget(id, s, how, now, ended)
+			ended = append(ended, t.forget(id, s, EndExpired, now))
 		}
 	}
+	return ended
 }
 
 // expired reports whether the session's TTL has run out: at exactly

@@ -47,15 +47,15 @@ func TestCapacity(t *testing.T) {
 		for range 8 {
 			ids = append(ids, mustCreate(t, tab, alice))
 		}
-		if id, err := tab.Create(bob, t0, nil); !errors.Is(err, ErrFull) || id != "" {
+		if id, _, err := tab.Create(bob, t0); !errors.Is(err, ErrFull) || id != "" {
 			t.Fatalf("9th Create = (%q, %v), want (\"\", ErrFull)", id, err)
 		}
 		for i, id := range ids {
-			if _, err := tab.Step(id, alice, InputPing, t0, nil); err != nil {
+			if _, _, err := tab.Step(id, alice, InputPing, t0); err != nil {
 				t.Errorf("session %d after the refused Create: %v", i, err)
 			}
 		}
-		if n := tab.Len(t0, nil); n != 8 {
+		if n := tab.Len(t0); n != 8 {
 			t.Errorf("Len = %d, want 8", n)
 		}
 	})
@@ -63,18 +63,18 @@ func TestCapacity(t *testing.T) {
 		tab := newTestTable(Config{})
 		oldest := mustCreate(t, tab, alice)
 		for range 7 {
-			if _, err := tab.Create(alice, t0.Add(time.Second), nil); err != nil {
+			if _, _, err := tab.Create(alice, t0.Add(time.Second)); err != nil {
 				t.Fatal(err)
 			}
 		}
 		at := t0.Add(60 * time.Second) // the first session's TTL has just run out
-		if _, err := tab.Create(bob, at, nil); err != nil {
+		if _, _, err := tab.Create(bob, at); err != nil {
 			t.Fatalf("9th Create after one expiry: %v", err)
 		}
-		if n := tab.Len(at, nil); n != 8 {
+		if n := tab.Len(at); n != 8 {
 			t.Errorf("Len = %d, want 8", n)
 		}
-		if _, err := tab.Step(oldest, alice, InputPing, at, nil); !errors.Is(err, ErrNotFound) {
+		if _, _, err := tab.Step(oldest, alice, InputPing, at); !errors.Is(err, ErrNotFound) {
 			t.Errorf("expired session: err = %v, want ErrNotFound", err)
 		}
 	})
@@ -83,7 +83,7 @@ func TestCapacity(t *testing.T) {
 		for range 8 {
 			mustCreate(t, tab, alice)
 		}
-		if _, err := tab.Create(bob, t0.Add(60*time.Second-1), nil); !errors.Is(err, ErrFull) {
+		if _, _, err := tab.Create(bob, t0.Add(60*time.Second-1)); !errors.Is(err, ErrFull) {
 			t.Errorf("Create err = %v, want ErrFull", err)
 		}
 	})
@@ -94,7 +94,7 @@ func TestCapacity(t *testing.T) {
 			last = mustCreate(t, tab, alice)
 		}
 		mustStep(t, tab, last, alice, InputDelete)
-		if _, err := tab.Create(bob, t0, nil); err != nil {
+		if _, _, err := tab.Create(bob, t0); err != nil {
 			t.Errorf("Create after DELETE: %v", err)
 		}
 	})
@@ -114,7 +114,7 @@ func TestTTL(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tab := newTestTable(Config{})
 			id := mustCreate(t, tab, alice)
-			_, err := tab.Step(id, alice, InputPing, t0.Add(tc.at), nil)
+			_, _, err := tab.Step(id, alice, InputPing, t0.Add(tc.at))
 			if !errors.Is(err, tc.wantErr) || (err == nil) != (tc.wantErr == nil) {
 				t.Errorf("Step err = %v, want %v", err, tc.wantErr)
 			}
@@ -124,11 +124,11 @@ func TestTTL(t *testing.T) {
 		tab := newTestTable(Config{})
 		id := mustCreate(t, tab, alice)
 		for _, at := range []time.Duration{10 * time.Second, 30 * time.Second, 59 * time.Second} {
-			if _, err := tab.Step(id, alice, InputPing, t0.Add(at), nil); err != nil {
+			if _, _, err := tab.Step(id, alice, InputPing, t0.Add(at)); err != nil {
 				t.Fatalf("ping at %v: %v", at, err)
 			}
 		}
-		if _, err := tab.Step(id, alice, InputPing, t0.Add(60*time.Second), nil); !errors.Is(err, ErrNotFound) {
+		if _, _, err := tab.Step(id, alice, InputPing, t0.Add(60*time.Second)); !errors.Is(err, ErrNotFound) {
 			t.Errorf("ping at 60 s: err = %v, want ErrNotFound", err)
 		}
 	})
@@ -136,21 +136,21 @@ func TestTTL(t *testing.T) {
 		tab := newTestTable(Config{})
 		id := mustCreate(t, tab, alice, []byte("n1"))
 		at := t0.Add(60 * time.Second)
-		if _, err := tab.Poll(id, alice, "", at, nil); !errors.Is(err, ErrNotFound) {
+		if _, _, err := tab.Poll(id, alice, "", at); !errors.Is(err, ErrNotFound) {
 			t.Errorf("Poll err = %v, want ErrNotFound", err)
 		}
-		if _, err := tab.PostEventID(id, alice, at, nil); !errors.Is(err, ErrNotFound) {
+		if _, err := postEventID(tab, id, alice, at); !errors.Is(err, ErrNotFound) {
 			t.Errorf("PostEventID err = %v, want ErrNotFound", err)
 		}
 	})
 	t.Run("profile/a lookup reclaims the expired session it finds", func(t *testing.T) {
 		tab := newTestTable(Config{})
 		id := mustCreate(t, tab, alice)
-		if _, err := tab.Step(id, alice, InputPing, t0.Add(time.Minute), nil); !errors.Is(err, ErrNotFound) {
+		if _, _, err := tab.Step(id, alice, InputPing, t0.Add(time.Minute)); !errors.Is(err, ErrNotFound) {
 			t.Fatalf("Step err = %v, want ErrNotFound", err)
 		}
 		// Asked about an earlier instant, the table no longer has it.
-		if n := tab.Len(t0, nil); n != 0 {
+		if n := tab.Len(t0); n != 0 {
 			t.Errorf("Len(t0) = %d, want 0", n)
 		}
 	})
@@ -161,7 +161,8 @@ func TestTTL(t *testing.T) {
 func TestOwnerBinding(t *testing.T) {
 	unknown := func() (Phase, error) {
 		tab := newTestTable(Config{})
-		return tab.Step(secondID, alice, InputPing, t0, nil)
+		phase, _, err := tab.Step(secondID, alice, InputPing, t0)
+		return phase, err
 	}
 	wantPhase, wantErr := unknown()
 	if wantPhase != PhaseClosed || !errors.Is(wantErr, ErrNotFound) {
@@ -172,32 +173,32 @@ func TestOwnerBinding(t *testing.T) {
 		other Owner
 	}{
 		{"T-P10/another subject", Owner{Subject: "mallory", Tenant: alice.Tenant, Revision: alice.Revision}},
-		{"T-73/another tenant", Owner{Subject: alice.Subject, Tenant: "globex", Revision: alice.Revision}},
-		{"T-73/a newer revision", Owner{Subject: alice.Subject, Tenant: alice.Tenant, Revision: alice.Revision + 1}},
-		{"T-73/an older revision", Owner{Subject: alice.Subject, Tenant: alice.Tenant, Revision: alice.Revision - 1}},
-		{"T-72/no owner at all", Owner{}},
+		{"T-P10/another tenant", Owner{Subject: alice.Subject, Tenant: "globex", Revision: alice.Revision}},
+		{"T-P10/a newer revision", Owner{Subject: alice.Subject, Tenant: alice.Tenant, Revision: alice.Revision + 1}},
+		{"T-P10/an older revision", Owner{Subject: alice.Subject, Tenant: alice.Tenant, Revision: alice.Revision - 1}},
+		{"T-P10/no owner at all", Owner{}},
 		{"T-P10/subject with different case", Owner{Subject: "Alice", Tenant: alice.Tenant, Revision: alice.Revision}},
 		{"T-P10/subject and tenant swapped", Owner{Subject: alice.Tenant, Tenant: alice.Subject, Revision: alice.Revision}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tab := newTestTable(Config{})
 			id := mustCreate(t, tab, alice, []byte("n1"))
-			phase, err := tab.Step(id, tc.other, InputPing, t0, nil)
+			phase, _, err := tab.Step(id, tc.other, InputPing, t0)
 			if phase != wantPhase || err != wantErr {
 				t.Errorf("Step = (%v, %v), want what an unknown id gets: (%v, %v)", phase, err, wantPhase, wantErr)
 			}
-			if _, err := tab.Step(id, tc.other, InputDelete, t0, nil); err != wantErr {
+			if _, _, err := tab.Step(id, tc.other, InputDelete, t0); err != wantErr {
 				t.Errorf("DELETE err = %v, want %v", err, wantErr)
 			}
-			if _, err := tab.Poll(id, tc.other, "", t0, nil); err != wantErr {
+			if _, _, err := tab.Poll(id, tc.other, "", t0); err != wantErr {
 				t.Errorf("Poll err = %v, want %v", err, wantErr)
 			}
-			if _, err := tab.PostEventID(id, tc.other, t0, nil); err != wantErr {
+			if _, err := postEventID(tab, id, tc.other, t0); err != wantErr {
 				t.Errorf("PostEventID err = %v, want %v", err, wantErr)
 			}
 			// The stranger changed nothing: the owner still finds the
 			// session in its first phase, with its notification queued.
-			if phase, err := tab.Step(id, alice, InputInitialized, t0, nil); phase != PhaseOperating || err != nil {
+			if phase, _, err := tab.Step(id, alice, InputInitialized, t0); phase != PhaseOperating || err != nil {
 				t.Errorf("owner's initialized = (%v, %v), want (operating, nil)", phase, err)
 			}
 			want := Batch{PrimingID: "g" + firstHandle + "-1", Events: []Delivered{{ID: "g" + firstHandle + "-2", Data: []byte("n1")}}}
@@ -225,7 +226,7 @@ func TestUnicodeOwners(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tab := newTestTable(Config{})
 			id := mustCreate(t, tab, nfc)
-			_, err := tab.Step(id, tc.caller, InputPing, t0, nil)
+			_, _, err := tab.Step(id, tc.caller, InputPing, t0)
 			if !errors.Is(err, tc.wantErr) || (err == nil) != (tc.wantErr == nil) {
 				t.Errorf("Step err = %v, want %v", err, tc.wantErr)
 			}
@@ -240,7 +241,7 @@ func TestQueueLimit(t *testing.T) {
 		for i := range queued {
 			queued[i] = []byte{byte(i)}
 		}
-		id, err := tab.Create(alice, t0, nil, queued...)
+		id, _, err := tab.Create(alice, t0, queued...)
 		if err != nil {
 			t.Fatalf("Create err = %v, want nil", err)
 		}
@@ -257,10 +258,10 @@ func TestQueueLimit(t *testing.T) {
 	})
 	t.Run("profile/Create with 17 queued notifications", func(t *testing.T) {
 		tab := newTestTable(Config{})
-		if _, err := tab.Create(alice, t0, nil, make([][]byte, 17)...); !errors.Is(err, ErrQueueFull) {
+		if _, _, err := tab.Create(alice, t0, make([][]byte, 17)...); !errors.Is(err, ErrQueueFull) {
 			t.Errorf("Create err = %v, want ErrQueueFull", err)
 		}
-		if n := tab.Len(t0, nil); n != 0 {
+		if n := tab.Len(t0); n != 0 {
 			t.Errorf("Len = %d, want 0", n)
 		}
 	})
@@ -290,7 +291,7 @@ func TestCheck(t *testing.T) {
 			if tc.prepare != nil {
 				tc.prepare(t, tab, id)
 			}
-			phase, err := tab.Check(id, tc.caller, t0.Add(tc.at), nil)
+			phase, _, err := tab.Check(id, tc.caller, t0.Add(tc.at))
 			if phase != tc.wantPhase || !errors.Is(err, tc.wantErr) || (err == nil) != (tc.wantErr == nil) {
 				t.Errorf("Check = (%v, %v), want (%v, %v)", phase, err, tc.wantPhase, tc.wantErr)
 			}
@@ -300,11 +301,11 @@ func TestCheck(t *testing.T) {
 		tab := newTestTable(Config{})
 		id := mustCreate(t, tab, alice)
 		for range 3 {
-			if _, err := tab.Check(id, alice, t0, nil); err != nil {
+			if _, _, err := tab.Check(id, alice, t0); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if phase, err := tab.Step(id, alice, InputInitialized, t0, nil); phase != PhaseOperating || err != nil {
+		if phase, _, err := tab.Step(id, alice, InputInitialized, t0); phase != PhaseOperating || err != nil {
 			t.Errorf("initialized after Check = (%v, %v), want (operating, nil)", phase, err)
 		}
 	})

@@ -59,7 +59,7 @@ func TestConflate401And403(t *testing.T) {
 	rows = append(rows,
 		row{"bearer revoked mid-session: 401 invalid_token, before the TTL", func() client.Request {
 			sid := openSession(t, f, "revocable")
-			f.Policy.Revoke(f.TokenIDs["revocable"])
+			f.Revoke(f.TokenIDs["revocable"])
 			return ping(f.Tokens["revocable"], sid)
 		}, 401, invalid},
 		row{"scope insufficient: 403 insufficient_scope with the step-up scope", func() client.Request {

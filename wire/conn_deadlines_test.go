@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"net"
+	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -38,45 +39,82 @@ func TestWriteDeadline(t *testing.T) {
 	})
 	t.Run("write bound/an answer after a write that waited is written", func(t *testing.T) {
 		t.Parallel()
-		nc, served := smallBuffers(t, f.Server)
-		c := &benchConn{nc: nc}
-		// Each round's answers fill the client's window, so the server's
-		// writes wait; the second round's would meet a deadline the first
-		// left armed, since it comes after that deadline has passed.
-		for round := range 2 {
-			sent := make(chan error, 1)
-			go func() {
-				_, err := nc.Write(bytes.Repeat(metadata, pipelined))
-				sent <- err
-			}()
-			waitFor(t, "the server's answers queue on the full socket", func() bool {
-				n, err := sendQueued(served)
-				if err != nil {
-					t.Fatalf("round %d: the server's socket: %v", round, err)
-				}
-				return n > 0
-			})
-			for i := range pipelined {
-				r, err := c.read()
-				if err != nil || r.status != 200 {
-					t.Fatalf("round %d, answer %d: status %d, %v", round, i, r.status, err)
-				}
+		// A client that a loaded machine keeps from reading for
+		// WriteTimeout lets the server cut a write that waited that long,
+		// as the bound says it should: that attempt is no longer this
+		// case, and the client starts over on a new connection.
+		for attempt := 0; !waitedWritesLeaveNoDeadline(t, f.Server, metadata, pipelined, writeTimeout); attempt++ {
+			if attempt == 4 {
+				t.Fatalf("five times the client could not read within WriteTimeout %v: the machine is too slow to tell", writeTimeout)
 			}
-			drained := time.Now()
-			if err := <-sent; err != nil {
-				t.Fatal(err)
-			}
-			// Every deadline a write armed is at most WriteTimeout after
-			// its start, and every write started before the client read
-			// its last answer: past this point each has passed. This wait
-			// is the case itself, not a guess at the server: a longer one
-			// only makes it surer.
-			time.Sleep(time.Until(drained.Add(writeTimeout)))
-		}
-		if err := c.expect(metadata, 200); err != nil {
-			t.Errorf("the answer after the waits: %v", err)
+			t.Logf("attempt %d: a write waited WriteTimeout for the client; starting over", attempt+1)
 		}
 	})
+}
+
+// waitedWritesLeaveNoDeadline runs, on a connection of its own, two rounds
+// of pipelined requests whose answers fill the client's window, so the
+// server's writes wait; after each round it waits until every deadline
+// those writes armed has passed, and then asks once more: a deadline left
+// armed would cut the second round's first wait, or the last answer, at
+// once. It returns false if a round was cut once WriteTimeout had passed
+// since it began (a write may have waited that long: the bound, not this
+// case), and fails the test on a cut any sooner.
+func waitedWritesLeaveNoDeadline(t *testing.T, s *wire.Server, metadata []byte, pipelined int, writeTimeout time.Duration) bool {
+	t.Helper()
+	nc, served := smallBuffers(t, s)
+	defer nc.Close()
+	c := &benchConn{nc: nc}
+	for round := range 2 {
+		began := time.Now()
+		// Every write of the round starts after began, so the write bound
+		// cuts none of them sooner than WriteTimeout after it: a cut
+		// sooner is a deadline left armed.
+		failIfTooSoon := func(what string, err error) {
+			if time.Since(began) < writeTimeout {
+				t.Fatalf("round %d: %s, %v after the round began (WriteTimeout %v): %v", round, what, time.Since(began), writeTimeout, err)
+			}
+		}
+		sent := make(chan error, 1)
+		go func() {
+			_, err := nc.Write(bytes.Repeat(metadata, pipelined))
+			sent <- err
+		}()
+		var queueErr error
+		waitFor(t, "the server's answers queue on the full socket", func() bool {
+			n, err := sendQueued(served)
+			queueErr = err
+			return n > 0 || err != nil
+		})
+		if queueErr != nil {
+			failIfTooSoon("the server's socket", queueErr)
+			return false
+		}
+		for i := range pipelined {
+			r, err := c.read()
+			if err == nil && r.status != 200 {
+				t.Fatalf("round %d, answer %d: status %d", round, i, r.status)
+			}
+			if err != nil {
+				failIfTooSoon("answer "+strconv.Itoa(i), err)
+				return false
+			}
+		}
+		drained := time.Now()
+		if err := <-sent; err != nil {
+			t.Fatal(err)
+		}
+		// Every deadline a write armed is at most WriteTimeout after its
+		// start, and every write started before the client read its last
+		// answer: past this point each has passed. This wait is the case
+		// itself, not a guess at the server: a longer one only makes it
+		// surer.
+		time.Sleep(time.Until(drained.Add(writeTimeout)))
+	}
+	if err := c.expect(metadata, 200); err != nil {
+		t.Errorf("the answer after the waits: %v", err)
+	}
+	return true
 }
 
 // TestIdleDeadlineMoves checks that the idle deadline follows the

@@ -137,10 +137,16 @@ func TestBodyLimit(t *testing.T) {
 
 // TestDeadlines checks H-P08 with a short read timeout: a request that
 // trickles in is cut with 408; an idle connection is closed silently.
-// Each case waits for the server's answer or close, never for a time.
+// Each case waits for the server's answer or close, never for a time. The
+// 408 cases run on a server whose idle timeout is a minute, so a loaded
+// machine that brings a request's first byte late cannot turn the case
+// into an idle close; the idle case has a server of its own.
 func TestDeadlines(t *testing.T) {
 	const readTimeout, idleTimeout = 200 * time.Millisecond, 300 * time.Millisecond
 	f := startFixture(t, func(c *wire.Config) {
+		c.ReadTimeout, c.SSERetry, c.IdleTimeout = readTimeout, 100*time.Millisecond, time.Minute
+	})
+	idle := startFixture(t, func(c *wire.Config) {
 		c.ReadTimeout, c.SSERetry, c.IdleTimeout = readTimeout, 100*time.Millisecond, idleTimeout
 	})
 	t.Run("H-P08/a head trickling in is cut by the whole-request deadline with 408", func(t *testing.T) {
@@ -159,8 +165,10 @@ func TestDeadlines(t *testing.T) {
 		}
 	})
 	t.Run("H-P08/an idle connection is closed without an answer", func(t *testing.T) {
-		nc := dial(t, f.Addr)
+		// Before the dial: the server counts from its accept, which may
+		// come before the dial returns here.
 		start := time.Now()
+		nc := dial(t, idle.Addr)
 		got, raw := readAll(t, nc)
 		if len(got) != 0 || len(raw) != 0 {
 			t.Errorf("idle close sent %q", raw)
@@ -216,8 +224,7 @@ func TestIdleOutlastsRetry(t *testing.T) {
 }
 
 func TestNewServerRefusesIdleNotAboveRetry(t *testing.T) {
-	f := startFixture(t, nil)
-	cfg := wire.NewConfig(f.Policy, f.Sessions)
+	cfg := ownConfig(t)
 	cfg.IdleTimeout = cfg.SSERetry
 	if _, err := wire.NewServer(cfg); err == nil {
 		t.Error("NewServer accepted IdleTimeout == SSERetry")

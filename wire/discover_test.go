@@ -22,7 +22,7 @@ func TestServerDiscoverIsRefusedFast(t *testing.T) {
 		{"T-42/without a protocol version or session", nil, rule.SessionRequired},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			before := f.Sessions.Len(time.Now(), nil)
+			before := f.Sessions.Len(time.Now())
 			f.TakeDecisions()
 			resp := do(t, f, post(f, f.Tokens["alice"], discover, tc.extra...).Bytes())
 			if resp.Status != 400 {
@@ -31,7 +31,7 @@ func TestServerDiscoverIsRefusedFast(t *testing.T) {
 			if d := f.TakeDecisions(); len(d) != 1 || d[0].Rule != tc.rule {
 				t.Errorf("decisions = %+v, want rule %s", d, tc.rule)
 			}
-			if after := f.Sessions.Len(time.Now(), nil); after != before {
+			if after := f.Sessions.Len(time.Now()); after != before {
 				t.Errorf("sessions: %d before, %d after: a probe must not create one", before, after)
 			}
 		})

@@ -381,7 +381,7 @@ func replay(path pathTo) *failure {
 			return fail(fmt.Sprintf("after the path, cleanup %v", e), why)
 		}
 	}
-	if n := r.srv.Sessions.Len(r.now(), nil); n != 0 {
+	if n := r.srv.Sessions.Len(r.now()); n != 0 {
 		return fail("after the cleanup", fmt.Sprintf("%d session(s) left", n))
 	}
 	r.c.Close()
@@ -401,7 +401,7 @@ func (r *rig) step(n int, e lifecycle.Event) string {
 	var why string
 	switch e.Kind {
 	case lifecycle.Revoke:
-		r.srv.Policy.Revoke(r.tokenIDs[e.P])
+		r.srv.Revoke(r.tokenIDs[e.P])
 	case lifecycle.ChangeRevision:
 		r.srv.SetRevision(lifecycle.Identities[e.P].Subject, r.model.Revision[e.P])
 	case lifecycle.Mint:
@@ -419,7 +419,8 @@ func (r *rig) step(n int, e lifecycle.Event) string {
 		if want.Queued {
 			data = noteData(label[len(label)-1])
 		}
-		err := r.srv.Sessions.Notify(r.sessionID(e.Slot), data, r.now(), nil)
+		ended, err := r.srv.Sessions.Notify(r.sessionID(e.Slot), data, r.now())
+		r.srv.Server.LogEnded(ended) // as the server logs what its own calls end
 		if got := err == nil; got != want.Queued {
 			why = fmt.Sprintf("Notify queued = %v (%v), want %v", got, err, want.Queued)
 		}
@@ -722,7 +723,7 @@ func label(data string) string {
 // invariants are checked after every step: the table holds exactly the
 // model's live sessions, never more than its capacity.
 func (r *rig) invariants() string {
-	n := r.srv.Sessions.Len(r.now(), nil)
+	n := r.srv.Sessions.Len(r.now())
 	if n > r.model.Capacity {
 		return fmt.Sprintf("%d live session(s), capacity %d", n, r.model.Capacity)
 	}

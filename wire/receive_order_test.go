@@ -464,7 +464,7 @@ func TestReceiveOrder(t *testing.T) {
 				return client.Request{Method: "GET", Path: "/.well-known/oauth-protected-resource/mcp", Header: [][2]string{{"Host", e.f.Addr}}}
 			},
 			func(e env) want {
-				return want{200, rule.MetadataServed, map[string]string{"Content-Type": "application/json"}, string(e.f.Policy.Metadata())}
+				return want{200, rule.MetadataServed, map[string]string{"Content-Type": "application/json"}, `{"resource":"` + e.f.URL + `","authorization_servers":["` + scenario.Issuer + `"],"scopes_supported":["mcp:connect","resources:read"],"bearer_methods_supported":["header"],"resource_name":"rawmcp"}`}
 			}},
 		{"T-42/GET without Mcp-Session-Id is 400",
 			func(e env) client.Request { return sessionRequest(e.f, "GET", alice, "") },

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -217,13 +218,13 @@ func (rs *referenceServer) post(w http.ResponseWriter, r *http.Request) {
 	now := time.Now()
 	switch msg.Method {
 	case mcp.MethodInitialized:
-		if _, err := rs.sessions.Step(sessionID, owner, state.InputInitialized, now, nil); err != nil {
+		if _, _, err := rs.sessions.Step(sessionID, owner, state.InputInitialized, now); err != nil {
 			refWriteStateError(w, err)
 			return
 		}
 		w.WriteHeader(http.StatusAccepted)
 	case mcp.MethodPing:
-		if _, err := rs.sessions.Step(sessionID, owner, state.InputPing, now, nil); err != nil {
+		if _, _, err := rs.sessions.Step(sessionID, owner, state.InputPing, now); err != nil {
 			refWriteStateError(w, err)
 			return
 		}
@@ -238,7 +239,7 @@ func (rs *referenceServer) post(w http.ResponseWriter, r *http.Request) {
 
 func (rs *referenceServer) initialize(w http.ResponseWriter, msg refRequest, owner state.Owner) {
 	listChanged, _ := json.Marshal(map[string]string{"jsonrpc": "2.0", "method": mcp.MethodListChanged})
-	id, err := rs.sessions.Create(owner, time.Now(), nil, listChanged)
+	id, _, err := rs.sessions.Create(owner, time.Now(), listChanged)
 	if err != nil {
 		w.Header().Set("Retry-After", "1")
 		refWriteError(w, http.StatusServiceUnavailable, -32000, "Service Unavailable")
@@ -255,17 +256,17 @@ func (rs *referenceServer) initialize(w http.ResponseWriter, msg refRequest, own
 
 // listResources answers with one SSE event, as rawmcp does.
 func (rs *referenceServer) listResources(w http.ResponseWriter, msg refRequest, sessionID string, owner state.Owner, now time.Time) {
-	if _, err := rs.sessions.Step(sessionID, owner, state.InputRequest, now, nil); err != nil {
+	if _, _, err := rs.sessions.Step(sessionID, owner, state.InputRequest, now); err != nil {
 		refWriteStateError(w, err)
 		return
 	}
-	eventID, err := rs.sessions.PostEventID(sessionID, owner, now, nil)
+	eventID, _, err := rs.sessions.AppendPostEventID(nil, sessionID, owner, now)
 	if err != nil {
 		refWriteStateError(w, err)
 		return
 	}
 	data, err := json.Marshal(refResult{JSONRPC: "2.0", ID: msg.ID, Result: refListResult{
-		Resources: []refResource{{URI: mcp.ResourceURI(owner.Tenant), Name: "knowledge base", MIMEType: "text/plain"}},
+		Resources: []refResource{{URI: "kb://tenant/" + url.PathEscape(owner.Tenant), Name: "knowledge base", MIMEType: "text/plain"}},
 	}})
 	if err != nil {
 		refWriteError(w, http.StatusInternalServerError, -32000, "Internal Server Error")
@@ -286,7 +287,7 @@ func (rs *referenceServer) get(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	batch, err := rs.sessions.Poll(id, owner, r.Header.Get("Last-Event-ID"), time.Now(), nil)
+	batch, _, err := rs.sessions.Poll(id, owner, r.Header.Get("Last-Event-ID"), time.Now())
 	if err != nil {
 		refWriteStateError(w, err)
 		return
@@ -303,7 +304,7 @@ func (rs *referenceServer) delete(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if _, err := rs.sessions.Step(id, owner, state.InputDelete, time.Now(), nil); err != nil {
+	if _, _, err := rs.sessions.Step(id, owner, state.InputDelete, time.Now()); err != nil {
 		refWriteStateError(w, err)
 		return
 	}
@@ -333,7 +334,7 @@ func (rs *referenceServer) authenticate(w http.ResponseWriter, r *http.Request, 
 	if present {
 		value = []byte(authz[0])
 	}
-	principal, denial := rs.policy.Authenticate(value, present, op, time.Now())
+	principal, denial := rs.policy.AuthenticateRemembered(nil, value, present, op, time.Now())
 	if denial != nil {
 		refWriteDenial(w, denial)
 		return principal, false
@@ -354,7 +355,7 @@ func (rs *referenceServer) checkSession(w http.ResponseWriter, id string, owner 
 		refWriteError(w, http.StatusBadRequest, -32000, "Bad Request")
 		return false
 	}
-	if _, err := rs.sessions.Check(id, owner, time.Now(), nil); err != nil {
+	if _, _, err := rs.sessions.Check(id, owner, time.Now()); err != nil {
 		refWriteError(w, http.StatusNotFound, -32001, "Session not found")
 		return false
 	}

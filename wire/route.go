@@ -102,6 +102,12 @@ func (d *decision) deny(den *policy.Denial) {
 	d.answer = denialResponse(den)
 }
 
+// collect adds the sessions a call of the request ended to d's, for conn
+// to log.
+func (d *decision) collect(ended []state.Ended) {
+	d.ended = append(d.ended, ended...)
+}
+
 // openedSession is a session a request opened and who opened it.
 type openedSession struct {
 	id string
@@ -125,9 +131,6 @@ type routing struct {
 	req *httpparse.Request
 	now time.Time
 	mem *memory
-	// ended is the decision's list of the sessions this request's calls
-	// ended, for conn to log.
-	ended *[]state.Ended
 }
 
 // decideHead walks the receive order of T-P14, numbered as in the README's
@@ -229,7 +232,7 @@ func (r *router) decideHead(req *httpparse.Request, h *headDecision) {
 // sent to next, with its whole body, and the connection's memory, and
 // writes its verdict into d, which must be zero.
 func (r *router) decide(req *httpparse.Request, next target, body []byte, now time.Time, mem *memory, d *decision) {
-	x := routing{r: r, req: req, now: now, mem: mem, ended: &d.ended}
+	x := routing{r: r, req: req, now: now, mem: mem}
 	switch next {
 	case targetPOST:
 		x.post(body, d)
@@ -264,7 +267,7 @@ func (x *routing) post(body []byte, d *decision) {
 	// (T-72), so a caller without a valid token learns nothing about which
 	// sessions exist, and the session check needs the principal as owner.
 	principal := &d.opened.by
-	if den := x.authenticate(msg.Method, principal); den != nil {
+	if den := x.authenticate(msg.Method, d); den != nil {
 		d.deny(den)
 		return
 	}
@@ -314,8 +317,8 @@ func (x *routing) post(body []byte, d *decision) {
 //
 //go:noinline
 func (x *routing) dispatch(d *decision) {
-	d.call.Ended = x.ended
 	d.reply = x.r.mcp.Post(&d.call)
+	d.collect(d.call.Ended)
 	if d.reply.Out != nil {
 		x.mem.out = d.reply.Out[:0]
 	}
@@ -375,7 +378,7 @@ func (x *routing) sessionRequest(op string, d *decision) (id string, ok bool) {
 	// 9. Bearer token, before the session (as for POST; the challenge
 	// names op's scope).
 	principal := &d.opened.by
-	if den := x.authenticate(op, principal); den != nil {
+	if den := x.authenticate(op, d); den != nil {
 		d.deny(den)
 		return "", false
 	}
@@ -417,7 +420,8 @@ func (x *routing) get(d *decision) {
 		d.refuse(400, rule.EventIDSyntax)
 		return
 	}
-	batch, err := x.r.sessions.Poll(id, d.call.Owner, string(cursor), x.now, x.ended)
+	batch, ended, err := x.r.sessions.Poll(id, d.call.Owner, string(cursor), x.now)
+	d.collect(ended)
 	switch {
 	case errors.Is(err, state.ErrCursor):
 		d.refuse(400, rule.CursorUnknown)
@@ -442,7 +446,9 @@ func (x *routing) delete(d *decision) {
 		return
 	}
 	// 13. Dispatch, last (as for POST).
-	if _, err := x.r.sessions.Step(id, d.call.Owner, state.InputDelete, x.now, x.ended); err != nil {
+	_, ended, err := x.r.sessions.Step(id, d.call.Owner, state.InputDelete, x.now)
+	d.collect(ended)
+	if err != nil {
 		d.answer = sessionNotFound
 		return
 	}
@@ -461,7 +467,8 @@ func (x *routing) checkSession(id []byte, present bool, owner *state.Owner, d *d
 		d.refuse(400, rule.SessionIDSyntax)
 		return state.PhaseClosed, false
 	}
-	phase, err := x.r.sessions.Check(x.sessionKey(id), *owner, x.now, x.ended)
+	phase, ended, err := x.r.sessions.Check(x.sessionKey(id), *owner, x.now)
+	d.collect(ended)
 	if err != nil {
 		d.answer = sessionNotFound
 		return state.PhaseClosed, false
@@ -486,22 +493,23 @@ func (x *routing) sessionKey(id []byte) string {
 // session it names, if that session is its holder's: the session fails
 // closed now instead of living out its TTL.
 //
-// The principal is written through p, so its temporary is in this frame
-// and not in its callers' (post is on the deepest path of every request).
-func (x *routing) authenticate(op string, p *policy.Principal) *policy.Denial {
+// The principal is written into d.opened.by, so its temporary is in this
+// frame and not in its callers' (post is on the deepest path of every
+// request); a session it ends goes to d's list.
+func (x *routing) authenticate(op string, d *decision) *policy.Denial {
 	authz, present := x.req.Get(httpparse.SingletonAuthorization)
-	var d *policy.Denial
-	*p, d = x.r.policy.AuthenticateRemembered(&x.mem.token, authz, present, op, x.now)
-	if d != nil && d.Holder != nil {
+	var den *policy.Denial
+	d.opened.by, den = x.r.policy.AuthenticateRemembered(&x.mem.token, authz, present, op, x.now)
+	if den != nil && den.Holder != nil {
 		if sid, ok := x.req.Get(httpparse.SingletonSessionID); ok && state.ValidSessionID(sid) {
 			how := state.EndRevoked
-			if d.Detail == policy.DetailRevision {
+			if den.Detail == policy.DetailRevision {
 				how = state.EndRevisionChanged
 			}
-			x.r.sessions.End(string(sid), ownerOf(d.Holder), how, x.now, x.ended)
+			d.collect(x.r.sessions.End(string(sid), ownerOf(den.Holder), how, x.now))
 		}
 	}
-	return d
+	return den
 }
 
 // authorize is step 12, tenant then scope, for the principal p. Not

@@ -3,6 +3,7 @@ package wire_test
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"errors"
 	"net"
 	"os"
@@ -16,9 +17,17 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"rawmcp/httpparse"
+	"rawmcp/state"
 	"rawmcp/wire"
 	"rawmcp/wire/scenario"
 )
+
+// ownConfig is the default Config of a server with a policy and a
+// session table of its own.
+func ownConfig(t *testing.T) wire.Config {
+	p, _ := benchPolicy(t, "127.0.0.1:9")
+	return wire.NewConfig(p, state.NewTable(state.DefaultConfig(), rand.Reader))
+}
 
 // scriptedListener returns errs from Accept, in order, then blocks until
 // it is closed.
@@ -53,7 +62,6 @@ func acceptError(errno syscall.Errno) error {
 // so Serve keeps accepting, as net/http does; any other accept error ends
 // Serve with that error.
 func TestServeOutlivesAcceptErrors(t *testing.T) {
-	f := startFixture(t, nil)
 	boom := errors.New("boom")
 	for _, tc := range []struct {
 		name string
@@ -65,7 +73,7 @@ func TestServeOutlivesAcceptErrors(t *testing.T) {
 		{"accept/any other accept error ends Serve", []error{boom}, boom},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			srv, err := wire.NewServer(wire.NewConfig(f.Policy, f.Sessions))
+			srv, err := wire.NewServer(ownConfig(t))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -101,8 +109,7 @@ func TestServeOutlivesAcceptErrors(t *testing.T) {
 // TestServeAfterShutdown: Serve on a server already shut down returns nil
 // at once and closes the listener, so no connection waits in its backlog.
 func TestServeAfterShutdown(t *testing.T) {
-	f := startFixture(t, nil)
-	srv, err := wire.NewServer(wire.NewConfig(f.Policy, f.Sessions))
+	srv, err := wire.NewServer(ownConfig(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +218,7 @@ func TestMaxConns(t *testing.T) {
 // profile's 64 KiB.
 func TestMaxResponse(t *testing.T) {
 	f := startFixture(t, nil)
-	if got := wire.NewConfig(f.Policy, f.Sessions).MaxResponse; got != 64<<10 {
+	if got := ownConfig(t).MaxResponse; got != 64<<10 {
 		t.Errorf("default MaxResponse = %d, want 64 KiB", got)
 	}
 	// The answer to a ping that closes the connection has the same size on

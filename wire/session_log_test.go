@@ -59,7 +59,7 @@ func TestSessionLifecycleLog(t *testing.T) {
 			return do(t, f, sessionRequest(f, "DELETE", f.Tokens["alice"], sid).Bytes()).Status
 		}, 204, "alice", "delete"},
 		{"token revoked, on its next use", nil, "revocable", func(t *testing.T, f *scenario.Fixture, sid string) int {
-			f.Policy.Revoke(f.TokenIDs["revocable"])
+			f.Revoke(f.TokenIDs["revocable"])
 			return do(t, f, post(f, f.Tokens["revocable"], pingBody, inSession(sid)...).Bytes()).Status
 		}, 401, "carol", "token-revoked"},
 		{"revision changed, on its next use", nil, "revocable", func(t *testing.T, f *scenario.Fixture, sid string) int {
@@ -70,10 +70,10 @@ func TestSessionLifecycleLog(t *testing.T) {
 			pastTTL()
 			return do(t, f, post(f, f.Tokens["alice"], pingBody, inSession(sid)...).Bytes()).Status
 		}, 404, "alice", "ttl-expired"},
-		{"capacity reclaim by an initialize", &short, "alice", func(t *testing.T, f *scenario.Fixture, sid string) int {
+		{"TTL expiry, found by another's initialize", &short, "alice", func(t *testing.T, f *scenario.Fixture, sid string) int {
 			pastTTL()
 			return do(t, f, post(f, f.Tokens["bob"], initializeBody).Bytes()).Status
-		}, 200, "alice", "capacity-reclaim"},
+		}, 200, "alice", "ttl-expired"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -110,7 +110,7 @@ func TestSessionLifecycleLog(t *testing.T) {
 func TestRevokedTokenEndsOnlyItsHoldersSession(t *testing.T) {
 	f := startFixture(t, nil)
 	sid := openSession(t, f, "alice")
-	f.Policy.Revoke(f.TokenIDs["revocable"])
+	f.Revoke(f.TokenIDs["revocable"])
 	if s := do(t, f, post(f, f.Tokens["revocable"], pingBody, inSession(sid)...).Bytes()).Status; s != 401 {
 		t.Fatalf("revoked token: %d, want 401", s)
 	}

@@ -401,11 +401,15 @@ func probeList(stdout io.Writer, only []string) int {
 	}
 	var b strings.Builder
 	for _, g := range probe.Groups {
-		b.WriteString(g.Title + "\n")
+		title := g.Title + "\n"
 		for _, c := range probe.Catalogue() {
 			if c.Group != g.Code || !selected[c.ID] {
 				continue
 			}
+			// A group is named only above checks of its own, so
+			// -list -only HO-02 is not a list of empty groups.
+			b.WriteString(title)
+			title = ""
 			fmt.Fprintf(&b, "  %-6s %-6s %-*s %s\n", c.ID, c.Level, width, c.Needs, c.Title)
 			if len(only) > 0 {
 				fmt.Fprintf(&b, "         source: %s; rule: %s\n", c.Source, orNone(string(c.Rule)))

@@ -387,6 +387,10 @@ func TestProbeList(t *testing.T) {
 		t.Errorf("%d check lines, want %d:\n%s", n, len(probe.Catalogue()), stdout)
 	}
 	stdout, _, _ = rawmcp(t, "probe", "-list", "-only", "AU-05")
+	// Only the group of the check named, no empty group above it.
+	if want := "Authorization (resource server)\n  AU-05 "; !strings.HasPrefix(stdout, want) {
+		t.Errorf("-list -only AU-05 does not begin with %q:\n%s", want, stdout)
+	}
 	for _, want := range []string{"AU-05  H      T, auth, legacy ", " A token in the query is not accepted", "rule: A-19", "decoy"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("-list -only AU-05 lacks %q:\n%s", want, stdout)

@@ -48,7 +48,8 @@ type Config struct {
 	// Random is the session id source; nil means crypto/rand.
 	Random io.Reader
 	// Configure, if set, adjusts the server's Config (limits, logger,
-	// clock, OnDecision) before it is built.
+	// clock, OnDecision) before it is built; its Policy is nil there and
+	// set by Assemble afterwards.
 	Configure func(*wire.Config)
 }
 
@@ -58,10 +59,12 @@ type Server struct {
 	URL         string // the canonical resource URI: PublicURL, or http://127.0.0.1:port/mcp
 	LocalURL    string // the endpoint on the listener itself: http://127.0.0.1:port and URL's path
 	MetadataURL string
-	Policy      *policy.Policy
 	Sessions    *state.Table
 	Server      *wire.Server
 
+	// policy is unexported so that a revision changes only through
+	// SetRevision and AddToken, which end the sessions it makes stale.
+	policy   *policy.Policy
 	now      func() time.Time // the server's clock
 	done     chan struct{}    // closed when Serve has returned
 	serveErr error
@@ -110,7 +113,7 @@ func Assemble(addr string, cfg Config) (*Server, error) {
 			tenants = append(tenants, e.Record.Tenant)
 		}
 	}
-	s.Policy, err = policy.New(policy.Config{
+	s.policy, err = policy.New(policy.Config{
 		CanonicalURI:   s.URL,
 		Issuer:         cfg.Issuer,
 		AllowedHosts:   hosts,
@@ -121,11 +124,11 @@ func Assemble(addr string, cfg Config) (*Server, error) {
 		return nil, err
 	}
 	for _, e := range entries {
-		if err := s.Policy.Add(e.Token, e.Record); err != nil {
+		if err := s.policy.Add(e.Token, e.Record); err != nil {
 			return nil, err
 		}
 	}
-	s.MetadataURL = s.Policy.MetadataURL()
+	s.MetadataURL = s.policy.MetadataURL()
 	table, random := cfg.Table, cfg.Random
 	if table == (state.Config{}) {
 		table = state.DefaultConfig()
@@ -134,9 +137,13 @@ func Assemble(addr string, cfg Config) (*Server, error) {
 		random = rand.Reader
 	}
 	s.Sessions = state.NewTable(table, random)
-	wcfg := wire.NewConfig(s.Policy, s.Sessions)
+	wcfg := wire.NewConfig(s.policy, s.Sessions)
 	if cfg.Configure != nil {
+		// Configure does not see the policy either: a revision changes
+		// only through SetRevision and AddToken.
+		wcfg.Policy = nil
 		cfg.Configure(&wcfg)
+		wcfg.Policy = s.policy
 	}
 	if s.Server, err = wire.NewServer(wcfg); err != nil {
 		return nil, err
@@ -157,7 +164,7 @@ func Assemble(addr string, cfg Config) (*Server, error) {
 func (s *Server) SetRevision(subject string, revision uint64) {
 	s.revising.Lock()
 	defer s.revising.Unlock()
-	s.Policy.SetRevision(subject, revision)
+	s.policy.SetRevision(subject, revision)
 	s.endStale(subject)
 }
 
@@ -167,7 +174,7 @@ func (s *Server) SetRevision(subject string, revision uint64) {
 func (s *Server) AddToken(token string, rec policy.TokenRecord) error {
 	s.revising.Lock()
 	defer s.revising.Unlock()
-	if err := s.Policy.Add(token, rec); err != nil {
+	if err := s.policy.Add(token, rec); err != nil {
 		return err
 	}
 	s.endStale(rec.Subject)
@@ -177,9 +184,15 @@ func (s *Server) AddToken(token string, rec policy.TokenRecord) error {
 // endStale ends and logs subject's sessions of a revision other than its
 // current one. Callers hold s.revising.
 func (s *Server) endStale(subject string) {
-	var ended []state.Ended
-	s.Sessions.EndStale(subject, s.Policy.Revision(subject), s.now(), &ended)
-	s.Server.LogEnded(ended)
+	s.Server.LogEnded(s.Sessions.EndStale(subject, s.policy.Revision(subject), s.now()))
+}
+
+// Revoke revokes the token with this id and reports whether the id is
+// known. It ends no session at once: a session is bound to its owner, not
+// to a token, and another token of the same owner may still use it; one
+// that a request names with the revoked token ends then, and is logged.
+func (s *Server) Revoke(tokenID string) bool {
+	return s.policy.Revoke(tokenID)
 }
 
 // Start listens on listenAddr (127.0.0.1:0 picks a free port), assembles

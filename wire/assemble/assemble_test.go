@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"log/slog"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"rawmcp/wire"
 	"rawmcp/wire/assemble"
 	"rawmcp/wire/client"
+	"rawmcp/wire/scenario"
 )
 
 func token(canonical string) ([]policy.TokenFileEntry, error) {
@@ -226,11 +228,11 @@ func TestRevisionChangeEndsStaleSessions(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sid, err := s.Sessions.Create(s1, created, nil)
+			sid, _, err := s.Sessions.Create(s1, created)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := s.Sessions.Create(other, created, nil); err != nil {
+			if _, _, err := s.Sessions.Create(other, created); err != nil {
 				t.Fatal(err)
 			}
 			if err := tc.act(s); err != nil {
@@ -247,9 +249,41 @@ func TestRevisionChangeEndsStaleSessions(t *testing.T) {
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("log (-want +got):\n%s", diff)
 			}
-			if n := s.Sessions.Len(now, nil); n != tc.alive {
+			if n := s.Sessions.Len(now); n != tc.alive {
 				t.Errorf("%d sessions alive, want %d", n, tc.alive)
 			}
 		})
+	}
+}
+
+// TestRevisionChangesOnlyThroughTheServer: nothing an assembled
+// server or the fixture hands out reaches the policy, so a subject's
+// revision changes only through SetRevision and AddToken, which end the
+// sessions it makes stale: no exported field or method result is a
+// *policy.Policy, and Configure sees none.
+func TestRevisionChangesOnlyThroughTheServer(t *testing.T) {
+	policyType := reflect.TypeFor[*policy.Policy]()
+	for _, typ := range []reflect.Type{reflect.TypeFor[*assemble.Server](), reflect.TypeFor[*wire.Server](), reflect.TypeFor[*scenario.Fixture]()} {
+		for i := range typ.Elem().NumField() {
+			if f := typ.Elem().Field(i); f.IsExported() && f.Type == policyType {
+				t.Errorf("%v.%s is the policy", typ, f.Name)
+			}
+		}
+		for i := range typ.NumMethod() {
+			m := typ.Method(i)
+			for j := range m.Type.NumOut() {
+				if m.Type.Out(j) == policyType {
+					t.Errorf("%v.%s returns the policy", typ, m.Name)
+				}
+			}
+		}
+	}
+	var seen *policy.Policy
+	if _, err := assemble.Assemble("127.0.0.1:9", assemble.Config{Issuer: "https://as.invalid", Tokens: token,
+		Configure: func(c *wire.Config) { seen = c.Policy }}); err != nil {
+		t.Fatal(err)
+	}
+	if seen != nil {
+		t.Error("Configure was handed the policy")
 	}
 }

@@ -8,12 +8,10 @@ import (
 )
 
 // MaxAnswerBody bounds the body of an answer the client reads. Real MCP
-// servers answer tools/list with documents of several hundred KB (76 KB
-// and 92 KB were measured on popular packages, and a server with many
-// tools goes further), far past the 64 KiB budget rawmcp gives its own
-// answers; 4 MiB holds those with room while still bounding what a
-// hostile server can make the client buffer. The buffer grows only as
-// far as an answer needs.
+// servers answer tools/list with documents past the 64 KiB budget rawmcp
+// gives its own answers, and a server with many tools goes further; 4 MiB
+// holds those with room while still bounding what a hostile server can
+// make the client buffer. The buffer grows only as far as an answer needs.
 const MaxAnswerBody = 4 << 20
 
 // DefaultLimits are the response limits a Client starts with: the parser's

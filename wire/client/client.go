@@ -20,8 +20,8 @@ import (
 // the client importing the server.
 const Version = "0.1.0"
 
-// Client is the raw HTTP/1.1 client of tests, the demo and the attacks: it
-// writes exactly the bytes it is given and parses what comes back with
+// Client is the raw HTTP/1.1 client, one connection at a time: it writes
+// exactly the bytes it is given and parses what comes back with
 // httpparse's response parser, so nothing between the caller and the wire
 // adds, reorders or repairs a byte.
 type Client struct {

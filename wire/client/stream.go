@@ -35,10 +35,11 @@ type Stream struct {
 
 // ReadStream reads one response: its head (a 1xx interim response is
 // skipped) by deadline, then its body until the body ends, enough(body so
-// far) reports true, or deadline passes. It fails only when no head came
-// (the server closed, the deadline passed, or the bytes are not HTTP/1.1);
-// a body cut by the deadline leaves the Stream with Ended false, and More
-// reads on. A nil enough reads to the end or the deadline.
+// far) reports true, or deadline passes. It fails when no head came (the
+// server closed, the deadline passed, or the bytes are not HTTP/1.1) and
+// when the server broke the response after its head, as More does; a body
+// cut by the deadline leaves the Stream with Ended false, and More reads
+// on. A nil enough reads to the end or the deadline.
 //
 // Unlike Read, it leaves the connection open when the response says
 // Connection: close, so WaitClose can watch what the server does next.
@@ -194,8 +195,8 @@ func (c *Client) WaitClose(deadline time.Time) (closed bool, extra []byte) {
 type Feeding struct {
 	// Stream is the answer, if a response head came.
 	Stream *Stream
-	// Err is why no answer came: ErrClosed, os.ErrDeadlineExceeded, or a
-	// response that is not HTTP/1.1.
+	// Err is why no answer came: the dial's error, ErrClosed,
+	// os.ErrDeadlineExceeded, or an answer the client could not read.
 	Err error
 	// Written is how many bytes of the request the connection took.
 	Written int

@@ -156,6 +156,20 @@ func TestReadStreamFailsWithoutAHead(t *testing.T) {
 	})
 }
 
+// TestReadStreamFailsOnABrokenBody: a head that came does not make a
+// response whole; a body the server cuts short by closing is an error,
+// as Read's is.
+func TestReadStreamFailsOnABrokenBody(t *testing.T) {
+	c := scripted(t, pieces(0, lines("HTTP/1.1 200 OK\nContent-Length: 5\n\nhel")))
+	defer c.Close()
+	c.Send([]byte(lines("GET / HTTP/1.1\nHost: x\n\n")))
+	_, err := c.ReadStream(false, time.Now().Add(arrives), nil)
+	var ae *AnswerError
+	if !errors.As(err, &ae) || ae.Err.Reason != httpparse.RespReasonIncompleteBody {
+		t.Errorf("error %v, want an AnswerError for a body cut short", err)
+	}
+}
+
 func TestMoreReadsOnAfterEnough(t *testing.T) {
 	c := scripted(t, pieces(0, lines(sseHead)+"9\r\ndata: x\n\n\r\n", "0\r\n\r\n"))
 	defer c.Close()

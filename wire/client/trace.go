@@ -240,16 +240,18 @@ func (r *Redactor) Wire(raw []byte, limit int) string {
 	return escapeBinary(s[:keep], true) + "… (" + strconv.Itoa(len(s)) + " bytes)"
 }
 
-// Tracer prints exchanges the way curl -v does: "> " before each request
-// head line, "< " before each response head line, bodies as they are.
+// Tracer prints exchanges the way curl -v does: "* " before the step,
+// "> " before each request head line, "< " before each response head line,
+// bodies as they are. A check of rawmcp probe -trace:
 //
-//   - HO-02: initialize with Origin: http://evil.example
-//     > POST /mcp HTTP/1.1
-//     > Authorization: Bearer <token:1a2b3c4d>
-//     >
-//     {"jsonrpc":"2.0","id":1,"method":"initialize",...}
-//     < HTTP/1.1 403 Forbidden
-//     <
+//	$ rawmcp probe -trace -only HO-02 …
+//	* HO-02: initialize with Origin: http://evil.example
+//	> POST /mcp HTTP/1.1
+//	> Authorization: Bearer <token:1a2b3c4d>
+//	>
+//	{"jsonrpc":"2.0","id":1,"method":"initialize",...}
+//	< HTTP/1.1 403 Forbidden
+//	<
 //
 // Request bytes are shown as sent: a bare CR, a bare LF or a NUL appears
 // escaped (\r, \n, \x00) instead of disappearing into the terminal. Every

@@ -56,11 +56,11 @@ func BenchmarkDecode(b *testing.B) {
 // BenchmarkCheckStrict measures the byte check alone against encoding/json.Valid.
 func BenchmarkCheckStrict(b *testing.B) {
 	data := []byte(initializeBody)
-	b.Run("jsonrpc.CheckStrict", func(b *testing.B) {
+	b.Run("jsonrpc strict check", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		b.ReportAllocs()
 		for b.Loop() {
-			if err := CheckStrict(data, MaxDepth); err != nil {
+			if err := checkStrict(data, MaxDepth); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -4,7 +4,7 @@
 // encoding/json is lenient where a security boundary must not be: it keeps the last of two
 // duplicate member names, matches member names to struct fields case-insensitively, and
 // replaces invalid UTF-8 and lone surrogates with U+FFFD. Two components reading the same
-// body could then act on different values. CheckStrict therefore runs first, in one UTF-8
+// body could then act on different values. Decode therefore runs the strict check first, in one UTF-8
 // pass and one iterative grammar pass without recursion, and refuses (CodeParseError,
 // requirements T-02 and T-P13):
 //

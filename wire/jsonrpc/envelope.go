@@ -77,9 +77,6 @@ func (id ID) Len() int {
 // IntID returns the integer id n.
 func IntID(n int64) ID { return newID(strconv.AppendInt(nil, n, 10)) }
 
-// StringID returns the string id s (invalid UTF-8 in s is written as U+FFFD).
-func StringID(s string) ID { return newID(AppendString(nil, s)) }
-
 // Message is one decoded JSON-RPC message. Params, Result and Error are raw JSON that alias
 // the decoded bytes: copy them before reusing the buffer.
 type Message struct {
@@ -129,7 +126,7 @@ func (env *envelope) slot(data []byte, name nameSpan) *span {
 	return nil
 }
 
-// Decode checks data with CheckStrict(data, MaxDepth) and then reads it as one JSON-RPC
+// Decode checks data with the strict check (to MaxDepth) and then reads it as one JSON-RPC
 // 2.0 message as MCP 2025-11-25 profiles it (Base §1; Transports §2.1 item 3). The checks
 // run in this order, each failure with its own reason:
 //
@@ -143,7 +140,7 @@ func (env *envelope) slot(data []byte, name nameSpan) *span {
 //     object with an integer "code" and a string "message"; the id may be absent, T-63),
 //     else ErrBadResponse; "params" alone or nothing at all is ErrBadMethod.
 //
-// Errors from CheckStrict carry CodeParseError, the others CodeInvalidRequest.
+// Errors from the strict check carry CodeParseError, the others CodeInvalidRequest.
 //
 // The members are the ones the strict check met on its way through the object, so the
 // object is read once.

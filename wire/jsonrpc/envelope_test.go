@@ -23,7 +23,7 @@ var decodeCases = []decodeCase{
 	{name: "T-60/ping request", input: pingBody,
 		want: Message{Kind: KindRequest, ID: IntID(7), Method: "ping"}},
 	{name: "T-60/request with params", input: `{"jsonrpc":"2.0","id":"a","method":"resources/list","params":{"cursor":"c"}}`,
-		want: Message{Kind: KindRequest, ID: StringID("a"), Method: "resources/list", Params: []byte(`{"cursor":"c"}`)}},
+		want: Message{Kind: KindRequest, ID: stringID("a"), Method: "resources/list", Params: []byte(`{"cursor":"c"}`)}},
 	{name: "T-60/members in any order, whitespace kept in raw params", input: " {\"params\" : { \"a\" : 1 } ,\n\"method\":\"x\",\"id\":2,\"jsonrpc\":\"2.0\"}\n",
 		want: Message{Kind: KindRequest, ID: IntID(2), Method: "x", Params: []byte(`{ "a" : 1 }`)}},
 	{name: "T-60/escaped version string", input: `{"jsonrpc":"\u0032.0","id":1,"method":"ping"}`,
@@ -43,7 +43,7 @@ var decodeCases = []decodeCase{
 	{name: "T-61/string id kept with its escapes", input: `{"jsonrpc":"2.0","id":"a\u0062","method":"m"}`,
 		want: Message{Kind: KindRequest, ID: newID([]byte(`"a\u0062"`)), Method: "m"}},
 	{name: "T-61/empty string id", input: `{"jsonrpc":"2.0","id":"","method":"m"}`,
-		want: Message{Kind: KindRequest, ID: StringID(""), Method: "m"}},
+		want: Message{Kind: KindRequest, ID: stringID(""), Method: "m"}},
 	{name: "T-61/id -0 is an integer", input: `{"jsonrpc":"2.0","id":-0,"method":"m"}`,
 		want: Message{Kind: KindRequest, ID: newID([]byte("-0")), Method: "m"}},
 	{name: "T-61/largest int64 id", input: `{"jsonrpc":"2.0","id":9223372036854775807,"method":"m"}`,
@@ -52,19 +52,19 @@ var decodeCases = []decodeCase{
 		want: Message{Kind: KindRequest, ID: IntID(-9223372036854775808), Method: "m"}},
 	{name: "T-61/an 18-digit id", input: `{"jsonrpc":"2.0","id":999999999999999999,"method":"m"}`,
 		want: Message{Kind: KindRequest, ID: IntID(999999999999999999), Method: "m"}},
-	{name: "T-61/a 20-digit id beyond int64", input: `{"jsonrpc":"2.0","id":10000000000000000000,"method":"m"}`,
+	{name: "T-P03/a 20-digit id beyond int64", input: `{"jsonrpc":"2.0","id":10000000000000000000,"method":"m"}`,
 		wantErr: ErrBadID.at(22)},
-	{name: "T-61/big integer id beyond int64", input: `{"jsonrpc":"2.0","id":9223372036854775808,"method":"m"}`,
+	{name: "T-P03/big integer id beyond int64", input: `{"jsonrpc":"2.0","id":9223372036854775808,"method":"m"}`,
 		wantErr: ErrBadID.at(22)},
-	{name: "T-61/integer id below int64", input: `{"jsonrpc":"2.0","id":-9223372036854775809,"method":"m"}`,
+	{name: "T-P03/integer id below int64", input: `{"jsonrpc":"2.0","id":-9223372036854775809,"method":"m"}`,
 		wantErr: ErrBadID.at(22)},
-	{name: "T-61/null id", input: `{"jsonrpc":"2.0","id":null,"method":"m"}`, wantErr: ErrBadID.at(22)},
-	{name: "T-61/fractional id", input: `{"jsonrpc":"2.0","id":1.5,"method":"m"}`, wantErr: ErrBadID.at(22)},
-	{name: "T-61/exponent id", input: `{"jsonrpc":"2.0","id":1e3,"method":"m"}`, wantErr: ErrBadID.at(22)},
-	{name: "T-61/boolean id", input: `{"jsonrpc":"2.0","id":true,"method":"m"}`, wantErr: ErrBadID.at(22)},
-	{name: "T-61/object id", input: `{"jsonrpc":"2.0","id":{},"method":"m"}`, wantErr: ErrBadID.at(22)},
-	{name: "T-61/array id", input: `{"jsonrpc":"2.0","id":[1],"method":"m"}`, wantErr: ErrBadID.at(22)},
-	{name: "T-61/null id on a response", input: `{"jsonrpc":"2.0","id":null,"result":{}}`, wantErr: ErrBadID.at(22)},
+	{name: "T-P03/null id", input: `{"jsonrpc":"2.0","id":null,"method":"m"}`, wantErr: ErrBadID.at(22)},
+	{name: "T-P03/fractional id", input: `{"jsonrpc":"2.0","id":1.5,"method":"m"}`, wantErr: ErrBadID.at(22)},
+	{name: "T-P03/exponent id", input: `{"jsonrpc":"2.0","id":1e3,"method":"m"}`, wantErr: ErrBadID.at(22)},
+	{name: "T-P03/boolean id", input: `{"jsonrpc":"2.0","id":true,"method":"m"}`, wantErr: ErrBadID.at(22)},
+	{name: "T-P03/object id", input: `{"jsonrpc":"2.0","id":{},"method":"m"}`, wantErr: ErrBadID.at(22)},
+	{name: "T-P03/array id", input: `{"jsonrpc":"2.0","id":[1],"method":"m"}`, wantErr: ErrBadID.at(22)},
+	{name: "T-P03/null id on a response", input: `{"jsonrpc":"2.0","id":null,"result":{}}`, wantErr: ErrBadID.at(22)},
 
 	// Version (T-60).
 	{name: "T-60/missing jsonrpc", input: `{"id":1,"method":"m"}`, wantErr: ErrBadVersion.at(0)},
@@ -75,8 +75,8 @@ var decodeCases = []decodeCase{
 	// Responses (T-62, T-63).
 	{name: "T-62/result response", input: `{"jsonrpc":"2.0","id":7,"result":{}}`,
 		want: Message{Kind: KindResult, ID: IntID(7), Result: []byte(`{}`)}},
-	{name: "T-62/result must be an object", input: `{"jsonrpc":"2.0","id":7,"result":1}`, wantErr: ErrBadResponse.at(33)},
-	{name: "T-62/result needs an id", input: `{"jsonrpc":"2.0","result":{}}`, wantErr: ErrBadResponse.at(26)},
+	{name: "T-P03/result must be an object", input: `{"jsonrpc":"2.0","id":7,"result":1}`, wantErr: ErrBadResponse.at(33)},
+	{name: "T-P03/result needs an id", input: `{"jsonrpc":"2.0","result":{}}`, wantErr: ErrBadResponse.at(26)},
 	{name: "T-63/error response", input: `{"jsonrpc":"2.0","id":7,"error":{"code":-32601,"message":"Method not found","data":[1]}}`,
 		want: Message{Kind: KindError, ID: IntID(7), Error: []byte(`{"code":-32601,"message":"Method not found","data":[1]}`)}},
 	{name: "T-63/error response without id (id unreadable)", input: `{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}`,
@@ -92,9 +92,9 @@ var decodeCases = []decodeCase{
 	// Shapes that are no message.
 	{name: "T-P03/batch array", input: `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, wantErr: ErrBatch.at(0)},
 	{name: "T-P03/empty batch array", input: ` []`, wantErr: ErrBatch.at(1)},
-	{name: "T-10/null body", input: `null`, wantErr: ErrNotObject.at(0)},
-	{name: "T-10/string body", input: `"ping"`, wantErr: ErrNotObject.at(0)},
-	{name: "T-10/number body", input: `1`, wantErr: ErrNotObject.at(0)},
+	{name: "T-P03/null body", input: `null`, wantErr: ErrNotObject.at(0)},
+	{name: "T-P03/string body", input: `"ping"`, wantErr: ErrNotObject.at(0)},
+	{name: "T-P03/number body", input: `1`, wantErr: ErrNotObject.at(0)},
 	{name: "T-60/unknown member", input: `{"jsonrpc":"2.0","id":1,"method":"m","extra":1}`, wantErr: ErrUnknownMember.at(37)},
 	{name: "T-60/an unknown member after all six known ones", input: `{"jsonrpc":"2.0","id":1,"method":"m","params":{},"result":{},"error":{},"extra":1}`,
 		wantErr: ErrUnknownMember.at(72)},
@@ -112,12 +112,16 @@ var decodeCases = []decodeCase{
 	{name: "T-P13/duplicate id", input: `{"jsonrpc":"2.0","id":1,"id":2,"method":"m"}`, wantErr: ErrDuplicateKey.at(24)},
 	{name: "T-P13/trailing garbage", input: pingBody + "x", wantErr: ErrTrailingBytes.at(len(pingBody))},
 	{name: "T-P13/leading BOM", input: "\xef\xbb\xbf" + pingBody, wantErr: ErrBOM.at(0)},
-	{name: "T-02/invalid UTF-8 in the method", input: "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\"}", wantErr: ErrInvalidUTF8.at(34)},
+	{name: "T-P13/invalid UTF-8 in the method", input: "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\"}", wantErr: ErrInvalidUTF8.at(34)},
 	{name: "T-P13/params nested to depth 64 in all", input: `{"jsonrpc":"2.0","method":"m","params":` + nested(`{"a":`, "1", "}", 63) + "}",
 		want: Message{Kind: KindNotification, Method: "m", Params: []byte(nested(`{"a":`, "1", "}", 63))}},
 	{name: "T-P13/params nested to depth 65 in all", input: `{"jsonrpc":"2.0","method":"m","params":` + nested(`{"a":`, "1", "}", 64) + "}",
 		wantErr: ErrTooDeep.at(len(`{"jsonrpc":"2.0","method":"m","params":`) + 5*63)},
 }
+
+// stringID is the string id s, as Decode reads it (invalid UTF-8 in s is
+// written as U+FFFD).
+func stringID(s string) ID { return newID(AppendString(nil, s)) }
 
 func TestDecode(t *testing.T) {
 	for _, tc := range decodeCases {
@@ -200,9 +204,9 @@ func TestStringValue(t *testing.T) {
 		{"T-65/RFC 8259 §7/bytes after the string", `"a"b`, "", false},
 		{"T-65/RFC 8259 §7/unterminated", `"a`, "", false},
 		{"T-65/RFC 8259 §7/raw control character", "\"a\x01\"", "", false},
-		{"T-02/lone surrogate", `"\ud800"`, "", false},
-		{"T-02/invalid UTF-8", "\"\xff\\n\"", "", false},
-		{"T-02/invalid UTF-8 without escapes", "\"\xff\"", "", false},
+		{"T-P13/lone surrogate", `"\ud800"`, "", false},
+		{"T-P13/invalid UTF-8", "\"\xff\\n\"", "", false},
+		{"T-P13/invalid UTF-8 without escapes", "\"\xff\"", "", false},
 		{"T-65/RFC 8259 §7/empty input", ``, "", false},
 	}
 	for _, tc := range tests {

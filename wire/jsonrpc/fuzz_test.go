@@ -36,7 +36,7 @@ func FuzzStrictJSON(f *testing.F) {
 		f.Add([]byte(tc.wire))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		checkErr := CheckStrict(data, MaxDepth)
+		checkErr := checkStrict(data, MaxDepth)
 		assertLocatedError(t, data, checkErr, CodeParseError)
 		if checkErr == nil {
 			if !json.Valid(data) {
@@ -131,7 +131,7 @@ func compactOrNil(raw []byte) []byte {
 // members: the object walked a second time with memberIterator. FuzzStrictJSON holds
 // Decode to it, so the recording loses, moves or misplaces no member.
 func decodeByWalking(data []byte) (Message, error) {
-	if err := CheckStrict(data, MaxDepth); err != nil {
+	if err := checkStrict(data, MaxDepth); err != nil {
 		return Message{}, err
 	}
 	start, err := objectStart(data)

@@ -3,8 +3,8 @@ package jsonrpc
 import "unicode/utf8"
 
 // Member returns the raw JSON value of the member of obj called name, matching names byte
-// for byte after unescaping (no case folding). obj should be an object CheckStrict
-// accepted; for other input Member never panics, but its answer means nothing.
+// for byte after unescaping (no case folding). obj should be an object the strict
+// check accepted; for other input Member never panics, but its answer means nothing.
 func Member(obj []byte, name string) (raw []byte, ok bool) {
 	start := skipWhitespace(obj, 0)
 	if start >= len(obj) || obj[start] != '{' {

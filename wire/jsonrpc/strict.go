@@ -5,10 +5,10 @@ import (
 	"unicode/utf8"
 )
 
-// MaxDepth is the nesting budget Decode uses: the profile document's limit of 64 nested
-// objects and arrays per request body (limits table, "JSON nesting at most 64"). A 16 KiB
-// body could otherwise nest 8192 arrays deep, and any recursive consumer of the decoded
-// value (encoding/json included) would spend stack on each level.
+// MaxDepth is the nesting budget Decode uses: the profile's limit on nested objects and
+// arrays per request body (the README's limits table, "JSON nesting"). A 16 KiB body could
+// otherwise nest 8192 arrays deep, and any recursive consumer of the decoded value
+// (encoding/json included) would spend stack on each level.
 const MaxDepth = 64
 
 // utf8BOM is U+FEFF encoded in UTF-8. RFC 8259 §8.1 says implementations MUST NOT add one
@@ -16,7 +16,7 @@ const MaxDepth = 64
 // first byte.
 const utf8BOM = "\xef\xbb\xbf"
 
-// CheckStrict reports whether data is exactly one JSON value under the rawmcp profile:
+// checkStrict reports whether data is exactly one JSON value under the rawmcp profile:
 //
 //	JSON-text = ws value ws                               ; RFC 8259 §2
 //	ws        = *( %x20 / %x09 / %x0A / %x0D )
@@ -32,15 +32,8 @@ const utf8BOM = "\xef\xbb\xbf"
 // float64; objects and arrays nest at most maxDepth deep.
 //
 // The check is iterative: a stack of at most maxDepth frames replaces recursion, so hostile
-// nesting costs one frame per level and fails at level maxDepth+1.
-func CheckStrict(data []byte, maxDepth int) error {
-	sc := takeScratch()
-	err := sc.checkStrict(data, maxDepth)
-	sc.release()
-	return err
-}
-
-// checkStrict is CheckStrict with sc's stack and name table.
+// nesting costs one frame per level and fails at level maxDepth+1, using sc's stack and
+// name table.
 func (sc *grammarScratch) checkStrict(data []byte, maxDepth int) error {
 	if len(data) >= len(utf8BOM) && string(data[:len(utf8BOM)]) == utf8BOM {
 		return ErrBOM.at(0)
@@ -72,11 +65,11 @@ type container struct {
 	names    memberNames // the member names seen so far, objects only
 }
 
-// grammarScratch is the grammar's nesting stack and name table, 2.6 KiB, and the members
-// of a top-level object as the grammar met them, which Decode reads instead of walking
-// the object a second time. Held in the frame, the stack and table made the grammar the
-// deepest frame of a request's path and grew every connection's goroutine stack to 8 KiB;
-// pooled, the frame is small and an idle connection's stack stays at 4 KiB.
+// grammarScratch is the grammar's nesting stack and name table, some kilobytes, and the
+// members of a top-level object as the grammar met them, which Decode reads instead of
+// walking the object a second time. Held in the frame, the stack and table made the
+// grammar the deepest frame of a request's path and doubled every connection's goroutine
+// stack; pooled, the frame is small and an idle connection's stack stays as it was.
 type grammarScratch struct {
 	stack [MaxDepth]container
 	names nameTable

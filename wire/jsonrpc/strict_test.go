@@ -39,6 +39,13 @@ type strictCase struct {
 	want  *Error // nil: accepted
 }
 
+// checkStrict runs the strict check alone, as Decode runs it first.
+func checkStrict(data []byte, maxDepth int) error {
+	sc := takeScratch()
+	defer sc.release()
+	return sc.checkStrict(data, maxDepth)
+}
+
 // strictCases drive TestCheckStrict, TestCheckStrictAgreesWithEncodingJSON and the
 // FuzzStrictJSON seeds.
 var strictCases = []strictCase{
@@ -69,18 +76,18 @@ var strictCases = []strictCase{
 	{"T-P13/large object inside a large object", `{"x":{` + members(20) + "}," + members(20) + "}", nil},
 
 	// T-02: UTF-8 everywhere.
-	{"T-02/invalid UTF-8 in a string", "{\"a\":\"\xff\"}", ErrInvalidUTF8.at(6)},
-	{"T-02/invalid UTF-8 in a member name", "{\"\xfe\":1}", ErrInvalidUTF8.at(2)},
-	{"T-02/invalid UTF-8 outside strings", "[1,\xc3]", ErrInvalidUTF8.at(3)},
-	{"T-02/overlong encoding of NUL", "[\"\xc0\x80\"]", ErrInvalidUTF8.at(2)},
-	{"T-02/UTF-8 encoded surrogate", "[\"\xed\xa0\x80\"]", ErrInvalidUTF8.at(2)},
-	{"T-02/truncated sequence at the end", "\"\xe2\x82", ErrInvalidUTF8.at(1)},
-	{"T-02/lone high surrogate escape", `["\ud800"]`, ErrLoneSurrogate.at(2)},
-	{"T-02/lone low surrogate escape", `["\udc00"]`, ErrLoneSurrogate.at(2)},
-	{"T-02/high surrogate followed by another high", `["\ud800\ud800"]`, ErrLoneSurrogate.at(2)},
-	{"T-02/high surrogate followed by a letter escape", `["\ud800\u0041"]`, ErrLoneSurrogate.at(2)},
-	{"T-02/high surrogate followed by plain text", `["\ud800x"]`, ErrLoneSurrogate.at(2)},
-	{"T-02/high surrogate closing the string", `"\ud800"`, ErrLoneSurrogate.at(1)},
+	{"T-P13/invalid UTF-8 in a string", "{\"a\":\"\xff\"}", ErrInvalidUTF8.at(6)},
+	{"T-P13/invalid UTF-8 in a member name", "{\"\xfe\":1}", ErrInvalidUTF8.at(2)},
+	{"T-P13/invalid UTF-8 outside strings", "[1,\xc3]", ErrInvalidUTF8.at(3)},
+	{"T-P13/overlong encoding of NUL", "[\"\xc0\x80\"]", ErrInvalidUTF8.at(2)},
+	{"T-P13/UTF-8 encoded surrogate", "[\"\xed\xa0\x80\"]", ErrInvalidUTF8.at(2)},
+	{"T-P13/truncated sequence at the end", "\"\xe2\x82", ErrInvalidUTF8.at(1)},
+	{"T-P13/lone high surrogate escape", `["\ud800"]`, ErrLoneSurrogate.at(2)},
+	{"T-P13/lone low surrogate escape", `["\udc00"]`, ErrLoneSurrogate.at(2)},
+	{"T-P13/high surrogate followed by another high", `["\ud800\ud800"]`, ErrLoneSurrogate.at(2)},
+	{"T-P13/high surrogate followed by a letter escape", `["\ud800\u0041"]`, ErrLoneSurrogate.at(2)},
+	{"T-P13/high surrogate followed by plain text", `["\ud800x"]`, ErrLoneSurrogate.at(2)},
+	{"T-P13/high surrogate closing the string", `"\ud800"`, ErrLoneSurrogate.at(1)},
 
 	// T-P13: BOM, duplicates, trailing bytes.
 	{"T-P13/leading BOM", "\xef\xbb\xbf{}", ErrBOM.at(0)},
@@ -177,7 +184,7 @@ var strictCases = []strictCase{
 func TestCheckStrict(t *testing.T) {
 	for _, tc := range strictCases {
 		t.Run(tc.name, func(t *testing.T) {
-			assertError(t, CheckStrict([]byte(tc.input), MaxDepth), tc.want)
+			assertError(t, checkStrict([]byte(tc.input), MaxDepth), tc.want)
 		})
 	}
 }
@@ -266,7 +273,7 @@ func TestCheckStrictDepth(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			assertError(t, CheckStrict([]byte(tc.input), tc.maxDepth), tc.want)
+			assertError(t, checkStrict([]byte(tc.input), tc.maxDepth), tc.want)
 		})
 	}
 }
@@ -276,8 +283,8 @@ func TestCheckStrictDepth(t *testing.T) {
 func TestCheckStrictAllocations(t *testing.T) {
 	for _, body := range []string{pingBody, initializeBody, nested("[", "", "]", MaxDepth)} {
 		data := []byte(body)
-		if allocs := testing.AllocsPerRun(100, func() { _ = CheckStrict(data, MaxDepth) }); allocs != 0 {
-			t.Errorf("CheckStrict(%.20q...) allocates %v times, want 0", body, allocs)
+		if allocs := testing.AllocsPerRun(100, func() { _ = checkStrict(data, MaxDepth) }); allocs != 0 {
+			t.Errorf("checkStrict(%.20q...) allocates %v times, want 0", body, allocs)
 		}
 	}
 }
@@ -301,19 +308,19 @@ func TestCheckStrictScratchReuse(t *testing.T) {
 	}
 	refusedSmall := []byte(`{` + fifteen.String() + `"o":{` + fifteen.String() + `"c":}}`)
 	for range 10 {
-		if err := CheckStrict(refusedBig, MaxDepth); err == nil {
+		if err := checkStrict(refusedBig, MaxDepth); err == nil {
 			t.Fatal("refused body accepted")
 		}
-		if err := CheckStrict(acceptedBig, MaxDepth); err != nil {
+		if err := checkStrict(acceptedBig, MaxDepth); err != nil {
 			t.Fatalf("T-P13/names of a refused body leaked into the next: %v", err)
 		}
 	}
 	// The refusal's own error allocates; the body after it must add nothing.
 	data := []byte(initializeBody)
-	refusal := testing.AllocsPerRun(100, func() { _ = CheckStrict(refusedSmall, MaxDepth) })
+	refusal := testing.AllocsPerRun(100, func() { _ = checkStrict(refusedSmall, MaxDepth) })
 	both := testing.AllocsPerRun(100, func() {
-		_ = CheckStrict(refusedSmall, MaxDepth)
-		_ = CheckStrict(data, MaxDepth)
+		_ = checkStrict(refusedSmall, MaxDepth)
+		_ = checkStrict(data, MaxDepth)
 	})
 	if both != refusal {
 		t.Errorf("after a refused body, %.20q... allocates %v times, want 0", initializeBody, both-refusal)
@@ -373,8 +380,8 @@ func TestDuplicateNamesAreWhatEncodingJSONMatches(t *testing.T) {
 				t.Errorf("encoding/json filled the field: %v, want %v", filled, tc.duplicate)
 			}
 			both := `{` + string(AppendString(nil, tc.tag)) + `:0,` + string(AppendString(nil, tc.key)) + `:1}`
-			if got := errors.Is(CheckStrict([]byte(both), MaxDepth), ErrDuplicateKey); got != tc.duplicate {
-				t.Errorf("CheckStrict(%s) reports a duplicate: %v, want %v", both, got, tc.duplicate)
+			if got := errors.Is(checkStrict([]byte(both), MaxDepth), ErrDuplicateKey); got != tc.duplicate {
+				t.Errorf("checkStrict(%s) reports a duplicate: %v, want %v", both, got, tc.duplicate)
 			}
 		})
 	}

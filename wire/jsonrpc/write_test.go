@@ -20,14 +20,14 @@ var wireCases = []struct {
 }{
 	{"T-60/ping request", AppendRequest(nil, IntID(7), "ping", nil), pingBody,
 		Message{Kind: KindRequest, ID: IntID(7), Method: "ping"}},
-	{"T-60/request with a string id and params", AppendRequest(nil, StringID("r-1"), "resources/list", []byte(`{"cursor":"c"}`)),
+	{"T-60/request with a string id and params", AppendRequest(nil, stringID("r-1"), "resources/list", []byte(`{"cursor":"c"}`)),
 		`{"jsonrpc":"2.0","id":"r-1","method":"resources/list","params":{"cursor":"c"}}`,
-		Message{Kind: KindRequest, ID: StringID("r-1"), Method: "resources/list", Params: []byte(`{"cursor":"c"}`)}},
+		Message{Kind: KindRequest, ID: stringID("r-1"), Method: "resources/list", Params: []byte(`{"cursor":"c"}`)}},
 	{"T-62/empty result for ping", AppendResult(nil, IntID(7), nil), `{"jsonrpc":"2.0","id":7,"result":{}}`,
 		Message{Kind: KindResult, ID: IntID(7), Result: []byte(`{}`)}},
-	{"T-62/result echoes a string id with escapes", AppendResult(nil, StringID(`a"b`), []byte(`{"resources":[]}`)),
+	{"T-62/result echoes a string id with escapes", AppendResult(nil, stringID(`a"b`), []byte(`{"resources":[]}`)),
 		`{"jsonrpc":"2.0","id":"a\"b","result":{"resources":[]}}`,
-		Message{Kind: KindResult, ID: StringID(`a"b`), Result: []byte(`{"resources":[]}`)}},
+		Message{Kind: KindResult, ID: stringID(`a"b`), Result: []byte(`{"resources":[]}`)}},
 	{"T-66/method not found keeps the id", AppendError(nil, IntID(7), CodeMethodNotFound, "Method not found"),
 		`{"jsonrpc":"2.0","id":7,"error":{"code":-32601,"message":"Method not found"}}`,
 		Message{Kind: KindError, ID: IntID(7), Error: []byte(`{"code":-32601,"message":"Method not found"}`)}},
@@ -81,10 +81,10 @@ func TestIDs(t *testing.T) {
 		{"T-61/zero ID is absent", ID{}, "", true},
 		{"T-61/integer id", IntID(-42), "-42", false},
 		{"T-61/integer id 0 is present", IntID(0), "0", false},
-		{"T-61/string id is quoted", StringID("a\nb"), `"a\nb"`, false},
-		{"T-61/empty string id is present", StringID(""), `""`, false},
-		{"T-61/a token of idInline bytes, held inline", StringID(strings.Repeat("x", idInline-2)), `"` + strings.Repeat("x", idInline-2) + `"`, false},
-		{"T-61/a token one byte past idInline, held as a string", StringID(strings.Repeat("x", idInline-1)), `"` + strings.Repeat("x", idInline-1) + `"`, false},
+		{"T-61/string id is quoted", stringID("a\nb"), `"a\nb"`, false},
+		{"T-61/empty string id is present", stringID(""), `""`, false},
+		{"T-61/a token of idInline bytes, held inline", stringID(strings.Repeat("x", idInline-2)), `"` + strings.Repeat("x", idInline-2) + `"`, false},
+		{"T-61/a token one byte past idInline, held as a string", stringID(strings.Repeat("x", idInline-1)), `"` + strings.Repeat("x", idInline-1) + `"`, false},
 		{"T-61/smallest int64 fits inline", IntID(-9223372036854775808), "-9223372036854775808", false},
 	}
 	for _, tc := range tests {
@@ -100,10 +100,10 @@ func TestIDs(t *testing.T) {
 	if n := IntID(-9223372036854775808).n; n != 20 {
 		t.Errorf("an int64 id is held inline: n = %d, want 20", n)
 	}
-	if long := StringID(strings.Repeat("x", idInline-1)); long.n != 0 || long.long == "" {
+	if long := stringID(strings.Repeat("x", idInline-1)); long.n != 0 || long.long == "" {
 		t.Errorf("a token past idInline is held as a string: %+v", long)
 	}
-	if StringID("1") == IntID(1) {
+	if stringID("1") == IntID(1) {
 		t.Error(`the string id "1" must differ from the integer id 1`)
 	}
 }
@@ -123,8 +123,8 @@ func TestAppendString(t *testing.T) {
 		{"S-P02/RFC 8259 §7/HTML characters stay", "<a>&", `"<a>&"`},
 		{"S-P02/RFC 8259 §7/line and paragraph separators are escaped", "a\u2028b\u2029", `"a\u2028b\u2029"`},
 		{"S-P02/RFC 8259 §8.1/multi-byte UTF-8 stays", "é😀", `"é😀"`},
-		{"T-02/invalid byte becomes U+FFFD", "a\xffb", `"a\ufffdb"`},
-		{"T-02/truncated sequence becomes U+FFFD per byte", "\xe2\x82", `"\ufffd\ufffd"`},
+		{"RFC 8259 §8.1/invalid byte becomes U+FFFD", "a\xffb", `"a\ufffdb"`},
+		{"RFC 8259 §8.1/truncated sequence becomes U+FFFD per byte", "\xe2\x82", `"\ufffd\ufffd"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -29,7 +29,8 @@ func (h *Handler) initialize(c *Call) Reply {
 		}
 	}
 	listChanged := jsonrpc.AppendNotification(nil, MethodListChanged, nil)
-	id, err := h.Table.Create(c.Owner, c.Now, c.Ended, listChanged)
+	id, ended, err := h.Table.Create(c.Owner, c.Now, listChanged)
+	c.Ended = append(c.Ended, ended...)
 	if err != nil {
 		// A full table fails closed: nobody is evicted to make room.
 		return stateFailure(err)

@@ -95,9 +95,10 @@ type Call struct {
 	Owner     state.Owner
 	Now       time.Time
 	Out       []byte
-	// Ended is the caller's list that the sessions this call's table
-	// calls end are appended to (nil: not asked), for the caller to log.
-	Ended *[]state.Ended
+	// Ended is where Post puts the sessions its table calls ended (found
+	// expired, by the request's own step or by an initialize's sweep),
+	// after any the caller put there, for the caller to log.
+	Ended []state.Ended
 }
 
 // Post answers one POSTed message. The wire layer has checked everything
@@ -121,7 +122,9 @@ func (h *Handler) Post(c *Call) Reply {
 	// A ping before any session has no lifecycle to step (Ping page).
 	if c.SessionID != "" {
 		input, _ := InputFor(&c.Msg)
-		if _, err := h.Table.Step(c.SessionID, c.Owner, input, c.Now, c.Ended); err != nil {
+		_, ended, err := h.Table.Step(c.SessionID, c.Owner, input, c.Now)
+		c.Ended = append(c.Ended, ended...)
+		if err != nil {
 			return stateFailure(err)
 		}
 	}
@@ -162,7 +165,9 @@ func (h *Handler) notification(c *Call) Reply {
 		// notification it "will not accept" (T-12).
 		return Reply{Outcome: NotificationRefused}
 	}
-	if _, err := h.Table.Step(c.SessionID, c.Owner, state.InputInitialized, c.Now, c.Ended); err != nil {
+	_, ended, err := h.Table.Step(c.SessionID, c.Owner, state.InputInitialized, c.Now)
+	c.Ended = append(c.Ended, ended...)
+	if err != nil {
 		return stateFailure(err)
 	}
 	return Reply{Outcome: Accepted}

@@ -12,7 +12,11 @@ import (
 	"rawmcp/wire/jsonrpc"
 )
 
+// TestResourceURI: resources/list names the tenant's knowledge base with
+// the tenant as one percent-encoded UTF-8 path segment, so tenant text
+// cannot add segments, a query or a fragment.
 func TestResourceURI(t *testing.T) {
+	now := time.Unix(1_700_000_000, 0)
 	for _, tc := range []struct {
 		name, tenant, want string
 	}{
@@ -26,8 +30,19 @@ func TestResourceURI(t *testing.T) {
 		{"T-P/spaces and sub-delims are encoded", "a b;c", "kb://tenant/a%20b%3Bc"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := ResourceURI(tc.tenant); got != tc.want {
-				t.Errorf("ResourceURI(%q) = %q, want %q", tc.tenant, got, tc.want)
+			h := &Handler{Table: state.NewTable(state.DefaultConfig(), &fixedReader{}), ServerName: "rawmcp", ServerVersion: "test"}
+			owner := state.Owner{Subject: "alice", Tenant: tc.tenant, Revision: 1}
+			sid, _, err := h.Table.Create(owner, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := h.Table.Step(sid, owner, state.InputInitialized, now); err != nil {
+				t.Fatal(err)
+			}
+			got := h.Post(&Call{Msg: decode(t, `{"jsonrpc":"2.0","id":1,"method":"resources/list"}`), SessionID: sid, Owner: owner, Now: now})
+			want := `{"jsonrpc":"2.0","id":1,"result":{"resources":[{"uri":"` + tc.want + `","name":"knowledge base","mimeType":"text/plain"}]}}`
+			if diff := cmp.Diff(want, string(got.Message)); diff != "" {
+				t.Errorf("resources/list (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -51,6 +66,50 @@ func decode(t *testing.T, body string) jsonrpc.Message {
 		t.Fatalf("decode %s: %v", body, err)
 	}
 	return m
+}
+
+// TestPostHandsBackWhatItEnded: a session one of Post's table calls ends
+// (found expired, or swept by an initialize) is put in Call.Ended after
+// what the caller had there, for the caller to log.
+func TestPostHandsBackWhatItEnded(t *testing.T) {
+	cfg := state.DefaultConfig()
+	cfg.MaxSessions = 1
+	owner := state.Owner{Subject: "alice", Tenant: "acme", Revision: 1}
+	created := time.Unix(1_700_000_000, 0)
+	earlier := state.Ended{ID: "earlier", How: state.EndRevoked}
+	for _, tc := range []struct {
+		name    string
+		body    string
+		session bool // the call names the expired session
+		outcome Outcome
+		how     state.EndReason
+	}{
+		{"T-43/a ping finds its session expired", `{"jsonrpc":"2.0","id":2,"method":"ping"}`, true, SessionGone, state.EndExpired},
+		{"T-43/resources/list finds its session expired", `{"jsonrpc":"2.0","id":2,"method":"resources/list"}`, true, SessionGone, state.EndExpired},
+		{"T-43/notifications/initialized finds its session expired", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, true, SessionGone, state.EndExpired},
+		{"T-P18/an initialize sweeps the expired session to make its own",
+			`{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`,
+			false, Answered, state.EndExpired},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := &Handler{Table: state.NewTable(cfg, &fixedReader{}), ServerName: "rawmcp", ServerVersion: "test"}
+			sid, _, err := h.Table.Create(owner, created)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := &Call{Msg: decode(t, tc.body), Owner: owner, Now: created.Add(cfg.TTL), Ended: []state.Ended{earlier}}
+			if tc.session {
+				c.SessionID = sid
+			}
+			if got := h.Post(c); got.Outcome != tc.outcome {
+				t.Errorf("outcome = %v, want %v", got.Outcome, tc.outcome)
+			}
+			want := []state.Ended{earlier, {ID: sid, Owner: owner, Lifetime: cfg.TTL, How: tc.how}}
+			if diff := cmp.Diff(want, c.Ended); diff != "" {
+				t.Errorf("Call.Ended (-want +got):\n%s", diff)
+			}
+		})
+	}
 }
 
 // TestPost drives the subset through one session in order; each step

@@ -5,18 +5,11 @@ import (
 	"rawmcp/wire/rule"
 )
 
-// ResourceURI names the tenant's knowledge base as an RFC 3986 URI: a fixed
-// ASCII authority and the tenant as one percent-encoded UTF-8 path segment.
-// Tenant text is never put into URI syntax raw, so a tenant called "a/b?c#d"
-// or "Zürich" cannot add segments, a query or a fragment.
-func ResourceURI(tenant string) string {
-	const prefix = "kb://tenant/"
-	b := make([]byte, 0, len(prefix)+3*len(tenant))
-	b = append(b, prefix...)
-	return string(appendPathSegment(b, tenant))
-}
-
-// appendPathSegment percent-encodes every byte outside RFC 3986 §2.3
+// appendPathSegment writes s as one RFC 3986 path segment: the tenant in
+// a resource URI kb://tenant/SEGMENT, a fixed ASCII authority and the
+// tenant's UTF-8 bytes, so tenant text is never put into URI syntax raw and
+// a tenant called "a/b?c#d" or "Zürich" cannot add segments, a query or a
+// fragment. It percent-encodes every byte outside RFC 3986 §2.3
 // unreserved = ALPHA / DIGIT / "-" / "." / "_" / "~". Encoding the
 // sub-delims too is allowed (§2.1) and keeps the rule one line long.
 func appendPathSegment(dst []byte, s string) []byte {
@@ -47,7 +40,8 @@ func (h *Handler) listResources(c *Call) Reply {
 			Rule:    rule.InvalidCursor,
 		}
 	}
-	out, err := h.Table.AppendPostEventID(c.Out[:0], c.SessionID, c.Owner, c.Now, c.Ended)
+	out, ended, err := h.Table.AppendPostEventID(c.Out[:0], c.SessionID, c.Owner, c.Now)
+	c.Ended = append(c.Ended, ended...)
 	if err != nil {
 		return stateFailure(err)
 	}

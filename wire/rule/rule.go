@@ -1,8 +1,9 @@
 // Package rule names every rule rawmcp applies: the server's answers, the
 // traces, the attacks and the probe all speak of a decision by its ID, and
 // this package is the only place an ID is spelled. IDs are the
-// requirements of the MCP 2025-11-25 transport, its authorization and
-// HTTP/1.1 as rawmcp numbers them (T-, A-, H-, S-); P-rules (T-P01,
+// requirements rawmcp numbers, by family: T- the MCP 2025-11-25 transport,
+// lifecycle and JSON-RPC, A- its authorization, H- HTTP/1.1, S- server-sent
+// events, D- a deployment's hops (the probe's only). P-rules (T-P01,
 // A-P08, H-P14, ...) are the profile's own, stricter choices.
 package rule
 
@@ -45,14 +46,9 @@ type Rule struct {
 	Text   string // one sentence: what the rule makes the server do
 }
 
-// Lookup returns id's entry and whether it exists.
-func Lookup(id ID) (Rule, bool) {
-	r, ok := byID[id]
-	return r, ok
-}
-
 // Text is id's sentence, or "" for an ID the table does not hold (a test
-// keeps every constant in the table).
+// keeps every constant in the table, each with a sentence), so
+// Text() == "" is how to ask whether the table holds an id.
 func (id ID) Text() string { return byID[id].Text }
 
 // Level is id's level.

@@ -4,8 +4,11 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"regexp"
 	"strconv"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // constantsOf returns every constant of type ID declared in the package's
@@ -55,7 +58,7 @@ func TestEveryConstantIsExplained(t *testing.T) {
 			t.Errorf("%s and %s both spell %s", name, other, id)
 		}
 		named[id] = name
-		r, ok := Lookup(id)
+		r, ok := byID[id]
 		switch {
 		case !ok:
 			t.Errorf("%s (%s) has no table entry", name, id)
@@ -87,7 +90,24 @@ func TestUnknownIDHasNoText(t *testing.T) {
 	if got := ID("X-00").Text(); got != "" {
 		t.Errorf("Text of an unknown id = %q", got)
 	}
-	if _, ok := Lookup("X-00"); ok {
-		t.Error("Lookup found an unknown id")
+}
+
+// TestFamiliesAreTheDocumented: the package comment names every family of
+// ids the tables hold (the letter before the dash), and no other.
+func TestFamiliesAreTheDocumented(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "rule.go", nil, parser.ParseComments|parser.PackageClauseOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	documented := map[string]bool{}
+	for _, m := range regexp.MustCompile(`\b([A-Z])- `).FindAllStringSubmatch(f.Doc.Text(), -1) {
+		documented[m[1]] = true
+	}
+	held := map[string]bool{}
+	for _, r := range All() {
+		held[string(r.ID[:1])] = true
+	}
+	if diff := cmp.Diff(held, documented); diff != "" {
+		t.Errorf("families (-tables +package comment):\n%s", diff)
 	}
 }

@@ -69,7 +69,7 @@ func revokedMidSession(b *bench) (*httpparse.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	b.fx.Policy.Revoke(b.fx.TokenIDs["revocable"])
+	b.fx.Revoke(b.fx.TokenIDs["revocable"])
 	resp, err := p.ping()
 	if err != nil {
 		return resp, err

@@ -69,28 +69,23 @@ const (
 // catalogue expresses is that check, run by RunAttacks, not a copy here.
 func Attacks() []Attack { return slices.Clone(attackTable) }
 
-// RunAttacks runs the probe's whole catalogue (the black-box contract any
-// MCP server is held to) against a fixture server, strict and with every
-// token it can use; then each attack against a server of its own, so that
-// no attack's revocation, revision change or flood can help or hinder
-// another; then scans every response of the attacks for fixture tokens and
-// session ids (the leak check, itself counted as an attack; EH-01 scans
-// the probe's). The verdict is BLOCK only if everything was blocked.
+// RunAttacks runs the probe's catalogue (the black-box contract any MCP
+// server is held to), less the groups probeSkip leaves out, against a
+// fixture server, strict and with every token it can use; then each attack
+// against a server of its own, so that no attack's revocation, revision
+// change or flood can help or hinder another; then scans every response of
+// the attacks for fixture tokens and session ids (the leak check, itself
+// counted as an attack; EH-01 scans the probe's). The verdict is BLOCK
+// only if everything was blocked.
 func RunAttacks(ctx context.Context, opts RunOptions, attacks []Attack) AttackVerdict {
-	return newRun(ctx, opts).attacks(attacks, true)
+	r := newRun(ctx, opts)
+	return r.verdict(r.probeChecks(), attacks)
 }
 
-// RunTable runs only the given attacks and the leak check, without the
-// probe's catalogue.
-func RunTable(ctx context.Context, opts RunOptions, attacks []Attack) AttackVerdict {
-	return newRun(ctx, opts).attacks(attacks, false)
-}
-
-func (r *run) attacks(attacks []Attack, withProbe bool) AttackVerdict {
-	v := AttackVerdict{Profile: Profile, ProtocolVersion: mcp.ProtocolVersion, Verdict: Block}
-	if withProbe {
-		v.Results = append(v.Results, r.probeChecks()...)
-	}
+// verdict runs the attacks after the results it is given, then the leak
+// check, and counts what was blocked.
+func (r *run) verdict(results []AttackResult, attacks []Attack) AttackVerdict {
+	v := AttackVerdict{Profile: Profile, ProtocolVersion: mcp.ProtocolVersion, Verdict: Block, Results: results}
 	for _, a := range attacks {
 		v.Results = append(v.Results, r.attack(a))
 	}

@@ -64,7 +64,8 @@ func TestBrokenExpectationPenetrates(t *testing.T) {
 			}
 			return resp, errors.New("a field the attack forbids is present")
 		}}
-	v := RunTable(context.Background(), RunOptions{}, []Attack{expired, wrongRule, extraCheckFails})
+	// Without the probe's catalogue: the runner's verdict is the case.
+	v := newRun(context.Background(), RunOptions{}).verdict(nil, []Attack{expired, wrongRule, extraCheckFails})
 	want := AttackVerdict{
 		BlockedAttacks: 1, Profile: Profile, ProtocolVersion: "2025-11-25", Verdict: "PENETRATED",
 		Results: []AttackResult{

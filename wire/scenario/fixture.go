@@ -35,7 +35,6 @@ type Fixture struct {
 	Addr        string // 127.0.0.1:port
 	URL         string // canonical resource URI, http://127.0.0.1:port/mcp
 	MetadataURL string
-	Policy      *policy.Policy
 	Sessions    *state.Table
 	Server      *wire.Server
 	// Tokens maps a fixture name ("alice", "expired", ...) to its token;
@@ -81,17 +80,21 @@ func Start(opts Options) (*Fixture, error) {
 	}
 	f.srv = srv
 	f.Addr, f.URL, f.MetadataURL = srv.Addr, srv.URL, srv.MetadataURL
-	f.Policy, f.Sessions, f.Server = srv.Policy, srv.Sessions, srv.Server
+	f.Sessions, f.Server = srv.Sessions, srv.Server
 	return f, nil
 }
 
-// Close shuts the server down gracefully, waiting at most 5 s.
 // SetRevision sets subject's authorization revision through the
 // assembled server, which ends the sessions of every other revision.
 func (f *Fixture) SetRevision(subject string, revision uint64) {
 	f.srv.SetRevision(subject, revision)
 }
 
+// Revoke revokes the token with this id (a value of TokenIDs) and reports
+// whether the id is known.
+func (f *Fixture) Revoke(tokenID string) bool { return f.srv.Revoke(tokenID) }
+
+// Close shuts the server down gracefully, waiting at most 5 s.
 func (f *Fixture) Close() error { return f.srv.Close() }
 
 func (f *Fixture) record(d wire.Decision) {

@@ -22,7 +22,7 @@ func TestTraceOfEveryScenario(t *testing.T) {
 	if v := r.demo(); v.Verdict != "PASS" {
 		t.Fatalf("demo: %s at %s: %s", v.Verdict, v.FailedStep, v.Detail)
 	}
-	if v := r.attacks(Attacks(), true); v.Verdict != "BLOCK" {
+	if v := r.verdict(r.probeChecks(), Attacks()); v.Verdict != "BLOCK" {
 		t.Fatalf("attacks: %s", v.Verdict)
 	}
 	if v := r.experiments(Experiments()); v.Verdict != "PASS" {

@@ -27,7 +27,8 @@ type CA struct {
 	key   *ecdsa.PrivateKey
 }
 
-// NewCA makes a CA called name, valid from an hour ago for a day.
+// NewCA makes a CA called name, valid from an hour ago until a day from
+// now.
 func NewCA(t testing.TB, name string) *CA {
 	t.Helper()
 	key := newKey(t)
@@ -74,7 +75,8 @@ func (ca *CA) WritePEM(t testing.TB) string {
 }
 
 // SelfSigned is a server certificate for name that signs itself, valid
-// from an hour ago for an hour; a pool holding its Leaf trusts it.
+// from an hour ago until an hour from now; a pool holding its Leaf trusts
+// it.
 func SelfSigned(t testing.TB, name string) tls.Certificate {
 	t.Helper()
 	key := newKey(t)

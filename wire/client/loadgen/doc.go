@@ -3,14 +3,14 @@
 //
 // It initializes sessions the way a client does (initialize, then
 // notifications/initialized; one session shared by every connection by
-// default, since the rawmcp profile allows only 8 live ones), then sends
-// ping or resources/list requests on raw keep-alive connections, one
-// request outstanding per connection, and checks every answer: status
-// 200, and one JSON-RPC response with the request's id and a result, as
-// application/json or inside a text/event-stream body. A 404 means the
-// session is gone (its TTL ended, or the server restarted): the session is
-// initialized again and the request retried, as MCP 2025-11-25 Transports
-// §2.5 item 4 requires of a client:
+// default, since a server may hold few live sessions, as rawmcp does),
+// then sends ping or resources/list requests on raw keep-alive
+// connections, one request outstanding per connection, and checks every
+// answer: status 200, and one JSON-RPC response with the request's id and
+// a result, as application/json or inside a text/event-stream body. A 404
+// means the session is gone (its TTL ended, or the server restarted): the
+// session is initialized again and the request retried once, as MCP
+// 2025-11-25 Transports §2.5 item 4 requires of a client:
 // https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#session-management
 //
 // It builds requests with wire/client's MCP builder, the probe's own,

@@ -9,8 +9,8 @@ import (
 // histogram counts latencies in log-linear buckets, as HdrHistogram does:
 // below 256 ns one bucket per nanosecond, above that 128 buckets per
 // power of two, so a bucket is at most 1/128 of its value wide and a
-// percentile read from it is within 0.8 %. It takes a fixed 58 KiB
-// whatever the run's length, and one per connection needs no lock.
+// percentile read from it is within 0.8 %. Its size is fixed whatever the
+// run's length, and one per connection needs no lock.
 type histogram struct {
 	counts [histogramBuckets]uint64
 	total  uint64

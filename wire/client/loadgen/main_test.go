@@ -90,7 +90,7 @@ func TestMainAgainstRawmcp(t *testing.T) {
 		})
 	}
 	// Every run ended its sessions: the profile's 8 places are all free.
-	if n := f.Sessions.Len(time.Now(), nil); n != 0 {
+	if n := f.Sessions.Len(time.Now()); n != 0 {
 		t.Errorf("%d sessions left after the runs, want 0", n)
 	}
 }
@@ -204,7 +204,7 @@ func TestSessionsEnded(t *testing.T) {
 		if code != loadgen.ExitOK || res.Failed != 0 {
 			t.Fatalf("exit %d, %d failed; stderr %s", code, res.Failed, stderr)
 		}
-		if n := f.Sessions.Len(time.Now(), nil); n != 0 {
+		if n := f.Sessions.Len(time.Now()); n != 0 {
 			t.Errorf("%d sessions left, want 0", n)
 		}
 	})
@@ -214,7 +214,7 @@ func TestSessionsEnded(t *testing.T) {
 		if code != loadgen.ExitUsage || stderr != want {
 			t.Errorf("exit %d, stderr %q; want %d, %q", code, stderr, loadgen.ExitUsage, want)
 		}
-		if n := f.Sessions.Len(time.Now(), nil); n != 0 {
+		if n := f.Sessions.Len(time.Now()); n != 0 {
 			t.Errorf("%d sessions left, want 0", n)
 		}
 	})

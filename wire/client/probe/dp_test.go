@@ -82,8 +82,9 @@ func TestDP07(t *testing.T) {
 // rawmcp's stream, ended at once with retry, passes
 // (TestRawmcpPassesEveryCheck), and without -slow the check skips. The
 // times reported are checked against what the front and the hold
-// guarantee: held at least the 3 s hold; cut no sooner than the front's
-// 1.5 s and before the hold ends.
+// guarantee: held at least the 3 s hold; cut within it. The front cuts as
+// soon as it has passed the head and the first events, so the whole hold
+// is the margin a loaded machine has for that, not a timer's head start.
 func TestDP08(t *testing.T) {
 	for _, tt := range []struct {
 		name    string
@@ -99,9 +100,9 @@ func TestDP08(t *testing.T) {
 		{"kept open and silent", keepsSilentStreams, true, probe.Pass,
 			timedReason{`^still open after (\S+?); bytes came once`, 3 * time.Second, 0},
 			timedReason{`the stream was still open after (\S+?); the probe stopped reading`, 3 * time.Second, 0}},
-		{"cut after 1.5 s without retry", cutsIdleStreams, true, probe.Warn,
-			timedReason{`^cut after (\d+ s) without retry; bytes came`, 2 * time.Second, 3 * time.Second},
-			timedReason{`the stream broke off after (\S+?), before its end`, 1500 * time.Millisecond, 3 * time.Second}},
+		{"cut without retry once its first events are through", cutsIdleStreams, true, probe.Warn,
+			timedReason{`^cut after (\d+ s) without retry; bytes came`, 0, 3 * time.Second},
+			timedReason{`the stream broke off after (\S+?), before its end`, 0, 3 * time.Second}},
 		{"without -slow", cutsIdleStreams, false, probe.Skip,
 			timedReason{`^needs -slow \(it holds a stream up to (3s)\)`, 3 * time.Second, 3 * time.Second}, timedReason{}},
 	} {

@@ -121,7 +121,7 @@ func TestExploreRawmcpFindsNothing(t *testing.T) {
 	if len(e.Findings) > 0 || len(e.Walks) != 50 {
 		t.Fatalf("%d walks, findings:\n%s", len(e.Walks), transcript(e))
 	}
-	if n := srv.Sessions.Len(time.Now(), nil); n != 0 {
+	if n := srv.Sessions.Len(time.Now()); n != 0 {
 		t.Errorf("%d sessions live after the walks, want 0", n)
 	}
 }

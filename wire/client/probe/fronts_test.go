@@ -112,11 +112,12 @@ func stripsRetry(_ *flawProxy, _ *proxied, answer []byte) []byte {
 	return joinAnswer(head, regexp.MustCompile(`(?m)^retry: [0-9]+\n`).ReplaceAll(body, nil))
 }
 
-// cutsIdleStreams keeps an event stream open with keep-alive comments
-// every 400 ms and cuts the connection after 1.5 s, without retry: an
-// idle timeout in the hop.
+// cutsIdleStreams passes an event stream's head and first events and then
+// cuts the connection, without retry: an idle timeout in the hop, run out
+// at once, so the cut comes on that event and not on a timer a loaded
+// machine could stretch past the probe's hold.
 func cutsIdleStreams(p *flawProxy, r *proxied, answer []byte, nc net.Conn) bool {
-	return keepAlive(p, r, stripsRetry(p, r, answer), nc, 1500*time.Millisecond, false)
+	return keepAlive(p, r, stripsRetry(p, r, answer), nc, 0, false)
 }
 
 // keepsSilentStreams keeps an event stream open without a byte after its

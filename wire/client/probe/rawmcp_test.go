@@ -145,7 +145,7 @@ func TestRawmcpPassesEveryCheck(t *testing.T) {
 			}
 		}
 	}
-	if live := srv.Sessions.Len(time.Now(), nil); live != 0 {
+	if live := srv.Sessions.Len(time.Now()); live != 0 {
 		t.Errorf("%d sessions left after the run: every session must be deleted", live)
 	}
 }

@@ -95,7 +95,7 @@ func TestProbeOverTLS(t *testing.T) {
 	if diff := cmp.Diff(overTLS, verdicts(rep)); diff != "" {
 		t.Errorf("verdicts (-want +got):\n%s\n%s", diff, reasons(rep))
 	}
-	if live := srv.Sessions.Len(time.Now(), nil); live != 0 {
+	if live := srv.Sessions.Len(time.Now()); live != 0 {
 		t.Errorf("%d sessions left after the run: every session must be deleted", live)
 	}
 	// The challenge's resource_metadata is on the https origin: fetched
