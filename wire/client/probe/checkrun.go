@@ -364,6 +364,7 @@ func (t *checkRun) record(step string, raw []byte, r *reply) {
 		hung: r.err != nil && hungUp(r.err) && (r.resp == nil || !r.ended), sent: raw[:min(len(raw), keepRequest)]}
 	if r.resp != nil {
 		t.learn(raw, r)
+		t.p.wire.note(t.check.ID, raw, r)
 		x.Response = t.p.secrets.Wire(r.raw, keepResponse)
 		if !r.ended {
 			x.Response += "\n! " + t.unendedNote(r)

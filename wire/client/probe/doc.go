@@ -6,7 +6,8 @@
 //
 // How a check is declared: as data right above its run function, in the
 // file of its group (pre.go, ho.go, mm.go, pv.go, se.go, jr.go, au.go,
-// rs.go, lf.go, eh.go, dp.go):
+// rs.go, lf.go, eh.go, dp.go, v2.go, l.go) or a topic file of the group
+// (jr_schema.go, v2_results.go):
 //
 //	// HO-02: a foreign Origin on POST gets 403.
 //	var ho02 = Check{ID: "HO-02", Level: Must, Source: "...", Rule: rule.OriginRefused,
@@ -21,9 +22,11 @@
 // ...}}), and catalogue.go lists the groups; the catalogue is assembled
 // from them in group order, then id order, and nothing else counts the
 // checks. A new check is its var, its run function, its entry in the
-// group's list and its flaw: a case in flaws_<group>_test.go that breaks
-// rawmcp (behind a proxy) in the one way the check must notice, so the
-// check is seen to fail, and for that reason alone. A new group is its
+// group's list and its flaw: a case in flaws_<group>_test.go (or in a
+// flaws file of its own, flaws_suite_test.go, whose cases join the group
+// tables) that breaks rawmcp, or for V2 the 2026-07-28 reference
+// (modernref_test.go), behind a proxy in the one way the check must
+// notice, so the check is seen to fail, and for that reason alone. A new group is its
 // file and one line in groups. Tests find a Check declared but not
 // listed, and a check without a flaw.
 //
@@ -62,10 +65,12 @@
 //   - The other checks run concurrently (4 at a time), each on fresh
 //     connections, within a budget of sessions held at once (6, under
 //     rawmcp serve's 8); SE-09, which fills the session table on purpose,
-//     runs alone after them (phaseAlone); EH-02, MM-07 and JR-10 and then
-//     EH-01, which scan every response of the run, run after that
-//     (phaseScan, phaseEchoScan); PRE-03, whether the target still
-//     answers, is last of all (phaseLast).
+//     runs alone after them (phaseAlone); EH-02, MM-07, JR-10 and JR-11
+//     and then EH-01, which scan every response of the run, run after that
+//     (phaseScan, phaseEchoScan); JR-11 reads the JSON-RPC messages the
+//     runner noted as it recorded each exchange (wireLog), the preflight's
+//     included. PRE-03, whether the target still answers, is last of all
+//     (phaseLast).
 //   - Every session a check causes, even one the target should have
 //     refused to open, is deleted when the check ends.
 //   - Every exchange and the whole check are bounded in time; a read of an
@@ -96,9 +101,11 @@
 //     what the hop answers.
 //   - Revocation, token expiry mid-session and other checks that need a
 //     hook into the authorization server.
-//   - Server-initiated requests (sampling, elicitation), tools/call,
-//     resources/read and subscriptions: the catalogue is about the
-//     transport and its boundary, not the features behind it.
+//   - Server-initiated requests (sampling, elicitation) and what a feature
+//     returns (a tool's output, a resource's text): the catalogue is about
+//     the transport and its boundary, and calls a tool, reads a resource
+//     or listens only to judge the headers, caching hints and errors the
+//     revision puts on them.
 //   - Sessionless (stateless) servers are probed, but the session checks
 //     skip on them.
 package probe

@@ -50,17 +50,28 @@ func answer(status, contentType, body string) []byte {
 	return []byte(head + "Content-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body)
 }
 
-// result is an empty JSON-RPC result for the request body's id.
+// result is the smallest JSON-RPC result the schema allows for the
+// request body's method, for its id: an empty list for a list method,
+// an empty object otherwise; so a flaw that serves what it should refuse
+// breaks nothing else (JR-11 reads every result).
 func result(body []byte) string {
 	var msg struct {
-		ID json.RawMessage `json:"id"`
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
 	}
 	json.Unmarshal(body, &msg)
 	if msg.ID == nil {
 		msg.ID = json.RawMessage("null")
 	}
-	return `{"jsonrpc":"2.0","id":` + string(msg.ID) + `,"result":{}}`
+	res := "{}"
+	if member, ok := listMembers[msg.Method]; ok {
+		res = `{"` + member + `":[]}`
+	}
+	return `{"jsonrpc":"2.0","id":` + string(msg.ID) + `,"result":` + res + `}`
 }
+
+// listMembers are the list methods' required result members.
+var listMembers = map[string]string{"resources/list": "resources", "resources/templates/list": "resourceTemplates", "tools/list": "tools", "prompts/list": "prompts"}
 
 // served is a 200 answering the request body with an empty result.
 func served(body []byte) []byte { return answer("200 OK", "application/json", result(body)) }

@@ -31,7 +31,7 @@ var dpFlaws = []flawCase{
 		flaw: flaw{deliver: holdsStreams}},
 	{check: "DP-08", name: "the priming event's retry stripped", want: probe.Warn, says: "without retry", flaw: flaw{response: stripsRetry}},
 	{check: "DP-09", name: "affinity lapses after 8 requests: a replica without the session", want: probe.Warn,
-		says: "replicas without affinity", flaw: flaw{request: lapsingAffinity}},
+		says: "replicas without affinity", flaw: flaw{request: lapsingAffinity}, also: map[string]probe.Verdict{"RS-04": probe.Fail}}, // its burst outlasts the affinity
 	{check: "DP-10", name: "an SSE answer served from a cache", want: probe.Fail, says: "Age (served by a cache)",
 		flaw: flaw{response: fromCache}},
 	{check: "DP-11", name: "the hop names its version", want: probe.Fail, says: `Server: "Apache/2.4.57 (Debian)"`, flaw: flaw{response: namesVersion}},

@@ -58,7 +58,7 @@ var jrFlaws = []flawCase{
 	{check: "JR-08", name: "truncated JSON answered 500", want: probe.Warn, says: "a 5xx says the server failed",
 		flaw: flaw{request: func(_ *flawProxy, r *proxied) []byte {
 			if bytes.HasSuffix(r.body, []byte(`"method":"pi`)) {
-				return answer("500 Internal Server Error", "application/json", `{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal error"}}`)
+				return answer("500 Internal Server Error", "application/json", `{"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error"}}`)
 			}
 			return nil
 		}}},
@@ -75,6 +75,23 @@ var jrFlaws = []flawCase{
 			}
 			return withBody(ans, func(body []byte) []byte { return bytes.ReplaceAll(body, []byte(`"code":-32601`), []byte(`"code":0`)) })
 		}}},
+	{check: "JR-11", name: "a resources/list result without its resources", want: probe.Fail,
+		says: `ListResourcesResult (2025-11-25): $.result: required: "resources" is missing`, flaw: withoutResources()},
+}
+
+// resourceList is the resources member of a resources/list result.
+var resourceList = regexp.MustCompile(`"resources":\[[^\]]*\],?`)
+
+// withoutResources is a server whose resources/list results leave out
+// the required resources member (still results, so every check that only
+// needs the list served keeps its verdict).
+func withoutResources() flaw {
+	return flaw{response: func(_ *flawProxy, r *proxied, ans []byte) []byte {
+		if _, method, _ := bodyOf(r); method != "resources/list" {
+			return ans
+		}
+		return withBody(ans, func(b []byte) []byte { return resourceList.ReplaceAll(b, nil) })
+	}}
 }
 
 // answersByID is a server that keeps the answer to each request id of a

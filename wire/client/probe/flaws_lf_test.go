@@ -35,7 +35,7 @@ var lfFlaws = []flawCase{
 			if bytes.Count(bytes.ToLower(head), []byte("\r\ncontent-length:")) < 2 {
 				return false
 			}
-			nc.Write(answer("400 Bad Request", "application/json", `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"bad framing"}}`))
+			nc.Write(answer("400 Bad Request", "application/json", `{"jsonrpc":"2.0","error":{"code":-32600,"message":"bad framing"}}`))
 			holdOpen(nc)
 			return true
 		}}},

@@ -14,7 +14,7 @@ import (
 
 // jrGroup is the JR group: each check is declared right above its run
 // function; a check is in the catalogue when it is in this list.
-var jrGroup = group{Group{"JR", "JSON-RPC"}, []*Check{&jr01, &jr02, &jr03, &jr04, &jr05, &jr06, &jr07, &jr08, &jr09, &jr10}}
+var jrGroup = group{Group{"JR", "JSON-RPC"}, []*Check{&jr01, &jr02, &jr03, &jr04, &jr05, &jr06, &jr07, &jr08, &jr09, &jr10, &jr11}}
 
 // unknownMethod is a method no server implements: every server must
 // answer it with a JSON-RPC error, -32601 (T-66).

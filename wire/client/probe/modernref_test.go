@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -15,8 +16,10 @@ import (
 // written with net/http as a test may: what the probe must find correct.
 // It validates in the order of the official suite's own mock server
 // (missing version header, then _meta, then header against _meta, then
-// the version, then the standard headers, then the method), acknowledges
-// a subscriptions/listen for tool list changes (and ends it), answers
+// the version, then the standard headers and the Mcp-Param headers of
+// its route tool, then the method), serves one resource and one prompt
+// (refusing an unknown resource with -32602), acknowledges a
+// subscriptions/listen for tool list changes (and ends it), answers
 // GET and DELETE with 405 and Allow, refuses a foreign Origin with 403
 // and a foreign Host with 421, accepts notifications with 202, and with a
 // token set is a resource server: 401 with resource_metadata, Protected
@@ -30,8 +33,14 @@ type modernRef struct {
 	legacy bool
 }
 
-// refTool is the one tool the reference offers.
-const refTool = "echo"
+// refTool is the tool the reference offers first; refRouteTool mirrors
+// its region argument into Mcp-Param-Region (x-mcp-header).
+const (
+	refTool      = "echo"
+	refRouteTool = "route"
+	refResource  = "ref://doc"
+	refPrompt    = "greet"
+)
 
 const refVersion = "2026-07-28"
 
@@ -97,7 +106,9 @@ func (h *refHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	var msg refMessage
 	if json.Unmarshal(body, &msg) != nil {
-		writeJSON(w, http.StatusBadRequest, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"one JSON-RPC message per POST"}}`)
+		// No id: MCP leaves it out when it cannot be read (Basic §Error
+		// responses), where JSON-RPC 2.0 would write null.
+		writeJSON(w, http.StatusBadRequest, `{"jsonrpc":"2.0","error":{"code":-32600,"message":"one JSON-RPC message per POST"}}`)
 		return
 	}
 	header := r.Header.Get("MCP-Protocol-Version")
@@ -148,6 +159,8 @@ func (h *refHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fail(400, -32020, "Mcp-Method does not match the body", "")
 	case needsName(msg.Method) && decodeName(r.Header.Get("Mcp-Name")) != msg.name():
 		fail(400, -32020, "Mcp-Name does not match the body", "")
+	case !paramHeadersMatch(r.Header, msg):
+		fail(400, -32020, "Mcp-Param-Region does not match the body", "")
 	default:
 		h.serveModern(w, msg, fail)
 	}
@@ -159,10 +172,33 @@ func (h *refHandler) serveModern(w http.ResponseWriter, msg refMessage, fail fun
 	switch msg.Method {
 	case "server/discover":
 		versions := `["` + refVersion + `"]`
-		writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+string(msg.ID)+`,"result":{"supportedVersions":`+versions+`,"capabilities":{"tools":{"listChanged":true}},`+cacheable+`}}`)
+		writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+string(msg.ID)+`,"result":{"supportedVersions":`+versions+`,"capabilities":{"tools":{"listChanged":true},"resources":{},"prompts":{}},`+cacheable+`}}`)
 	case "tools/list":
-		writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+string(msg.ID)+`,"result":{"tools":[{"name":"`+refTool+`","inputSchema":{"type":"object"}}],`+cacheable+`}}`)
+		route := `{"name":"` + refRouteTool + `","inputSchema":{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"},"query":{"type":"string"}},"required":["region","query"]}}`
+		writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+string(msg.ID)+`,"result":{"tools":[{"name":"`+refTool+`","inputSchema":{"type":"object"}},`+route+`],`+cacheable+`}}`)
+	case "resources/list":
+		writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+string(msg.ID)+`,"result":{"resources":[{"uri":"`+refResource+`","name":"doc"}],`+cacheable+`}}`)
+	case "resources/templates/list":
+		writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+string(msg.ID)+`,"result":{"resourceTemplates":[],`+cacheable+`}}`)
+	case "resources/read":
+		if msg.name() != refResource {
+			fail(400, -32602, "resource not found", `{"uri":`+strconv.Quote(msg.name())+`}`)
+			return
+		}
+		writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+string(msg.ID)+`,"result":{"contents":[{"uri":"`+refResource+`","text":"hello"}],`+cacheable+`}}`)
+	case "prompts/list":
+		writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+string(msg.ID)+`,"result":{"prompts":[{"name":"`+refPrompt+`"}],`+cacheable+`}}`)
+	case "prompts/get":
+		if msg.name() != refPrompt {
+			fail(400, -32602, "no such prompt", "")
+			return
+		}
+		writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+string(msg.ID)+`,"result":{"messages":[{"role":"user","content":{"type":"text","text":"hello"}}],`+complete+`}}`)
 	case "tools/call":
+		if msg.name() == refRouteTool {
+			writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+string(msg.ID)+`,"result":{"content":[{"type":"text","text":"routed"}],`+complete+`}}`)
+			return
+		}
 		if msg.name() != refTool {
 			fail(400, -32602, "no such tool", "")
 			return
@@ -182,7 +218,7 @@ func (h *refHandler) serveModern(w http.ResponseWriter, msg refMessage, fail fun
 		w.Header().Set("X-Accel-Buffering", "no")
 		w.WriteHeader(200)
 		io.WriteString(w, `data: {"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":`+string(msg.ID)+`},"notifications":{"toolsListChanged":true}}}`+"\n\n")
-		io.WriteString(w, `data: {"jsonrpc":"2.0","id":`+string(msg.ID)+`,"result":{`+complete+`}}`+"\n\n")
+		io.WriteString(w, `data: {"jsonrpc":"2.0","id":`+string(msg.ID)+`,"result":{"resultType":"complete","_meta":{"io.modelcontextprotocol/subscriptionId":`+string(msg.ID)+`}}}`+"\n\n")
 	default:
 		fail(404, -32601, "method not found", "")
 	}
@@ -241,6 +277,30 @@ func (m refMessage) name() string {
 		return *p.URI
 	}
 	return ""
+}
+
+// paramHeadersMatch holds the route tool's Mcp-Param-Region to its
+// region argument (Transports §Server Behavior for Custom Headers): the
+// header, Base64-decoded when it is a sentinel, equals the argument;
+// present exactly when the argument is; an invalid Base64 never matches.
+func paramHeadersMatch(h http.Header, msg refMessage) bool {
+	if msg.Method != "tools/call" || msg.name() != refRouteTool {
+		return true
+	}
+	var p struct {
+		Arguments map[string]json.RawMessage `json:"arguments"`
+	}
+	json.Unmarshal(msg.Params, &p)
+	values, sent := h["Mcp-Param-Region"]
+	raw, given := p.Arguments["region"]
+	if !given || string(raw) == "null" {
+		return !sent
+	}
+	var region string
+	if !sent || json.Unmarshal(raw, &region) != nil {
+		return false
+	}
+	return decodeName(strings.TrimSpace(values[0])) == region
 }
 
 func needsName(method string) bool {

@@ -197,7 +197,7 @@ func TestJSONDocument(t *testing.T) {
 	for k := range doc {
 		members = append(members, k)
 	}
-	want := []string{"checks", "counts", "duration_ms", "incomplete", "negotiated", "protocol_version", "reached", "revisions", "server", "started", "stopped", "target"}
+	want := []string{"checks", "counts", "duration_ms", "incomplete", "negotiated", "protocol_version", "reached", "revisions", "schemas", "server", "started", "stopped", "target"}
 	if diff := cmp.Diff(want, sorted(members)); diff != "" {
 		t.Errorf("members (-want +got):\n%s", diff)
 	}

@@ -105,6 +105,7 @@ type jsonReport struct {
 	ProtocolVersion string          `json:"protocol_version"`
 	Revisions       []string        `json:"revisions"`
 	Negotiated      []string        `json:"negotiated"`
+	Schemas         []string        `json:"schemas"` // the pinned schema.json files JR-11 checked against
 	Incomplete      bool            `json:"incomplete"`
 	Stopped         string          `json:"stopped"`
 	Started         string          `json:"started"`
@@ -135,6 +136,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		ProtocolVersion: r.ProtocolVersion,
 		Revisions:       append([]string{}, r.Revisions...),
 		Negotiated:      append([]string{}, r.Negotiated...),
+		Schemas:         schemaNames(r),
 		Incomplete:      r.Incomplete,
 		Stopped:         r.Stopped,
 		Started:         r.Started.UTC().Format(time.RFC3339),

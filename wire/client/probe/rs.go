@@ -10,7 +10,7 @@ import (
 
 // rsGroup is the RS group: each check is declared right above its run
 // function; a check is in the catalogue when it is in this list.
-var rsGroup = group{Group{"RS", "Streams"}, []*Check{&rs01, &rs02, &rs03}}
+var rsGroup = group{Group{"RS", "Streams"}, []*Check{&rs01, &rs02, &rs03, &rs04}}
 
 // streamEnd bounds how long a POST stream may stay open after its
 // response event (RS-01): the response is all the stream is for.

@@ -159,6 +159,8 @@ type prober struct {
 	halt       halt            // rate limits and the target's liveness (halt.go)
 	negotiated map[string]bool // the versions initialize answers chose (Report.Negotiated)
 
+	wire wireLog // every JSON-RPC message received, for JR-11
+
 	mu       sync.Mutex
 	finished []*Result          // every check done so far, for the scans
 	results  map[string]*Result // by id, for After
