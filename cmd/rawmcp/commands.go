@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -18,7 +17,7 @@ import (
 )
 
 // traceFlag adds -trace; the trace goes to stderr with the other details.
-func traceFlag(fs *flag.FlagSet, stderr io.Writer) func() io.Writer {
+func traceFlag(fs *flagSet, stderr io.Writer) func() io.Writer {
 	trace := fs.Bool("trace", false, "print every raw exchange like curl -v, tokens and session ids redacted, each response annotated with its rule (stderr)")
 	return func() io.Writer {
 		if *trace {
@@ -29,11 +28,11 @@ func traceFlag(fs *flag.FlagSet, stderr io.Writer) func() io.Writer {
 }
 
 func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("demo", "demo [-trace]",
+	fs := newFlags("demo",
 		"Starts a server on a random 127.0.0.1 port, drives the whole happy path over real\n"+
-			"sockets and checks every status, header field and body byte. Prints the verdict.", stderr)
+			"sockets and checks every status, header field and body byte. Prints the verdict.", "demo [-trace]")
 	trace := traceFlag(fs, stderr)
-	if code, done := parse(fs, args, 0); done {
+	if code, done := fs.parse(args, 0, stdout, stderr); done {
 		return code
 	}
 	v := scenario.Demo(ctx, scenario.RunOptions{Trace: trace()})
@@ -45,16 +44,16 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 func runAttack(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("attack", "attack [-v] [-trace]",
+	fs := newFlags("attack",
 		"Runs the probe's whole catalogue (rawmcp probe -strict, with every kind of token)\n"+
 			"against a fresh server, then each attack that needs the fixture's powers\n"+
 			"(revocation, a revision change, tokens for other resources) against a server of\n"+
 			"its own with the exact status and rule that block it, then scans every response\n"+
 			"for tokens and session ids. BLOCK means everything was blocked; what got through\n"+
-			"is listed on stderr.", stderr)
+			"is listed on stderr.", "attack [-v] [-trace]")
 	verbose := fs.Bool("v", false, "list every attack with its expected and observed status (stderr)")
 	trace := traceFlag(fs, stderr)
-	if code, done := parse(fs, args, 0); done {
+	if code, done := fs.parse(args, 0, stdout, stderr); done {
 		return code
 	}
 	v := scenario.RunAttacks(ctx, scenario.RunOptions{Trace: trace()}, scenario.Attacks())
@@ -67,18 +66,17 @@ func runAttack(ctx context.Context, args []string, stdout, stderr io.Writer) int
 
 func runExperiments(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	list := scenario.Experiments()
-	fs := newFlags("experiments", "experiments [-trace] [N]",
+	fs := newFlags("experiments",
 		"Runs the profile document's step-by-step experiments, or only experiment N (1-"+
-			strconv.Itoa(len(list))+"):\neach changes one thing, predicts the status and shows what came back.", stderr)
+			strconv.Itoa(len(list))+"):\neach changes one thing, predicts the status and shows what came back.", "experiments [-trace] [N]")
 	trace := traceFlag(fs, stderr)
-	if code, done := parse(fs, args, 1); done {
+	if code, done := fs.parse(args, 1, stdout, stderr); done {
 		return code
 	}
-	if fs.NArg() == 1 {
-		n, err := strconv.Atoi(fs.Arg(0))
+	if len(fs.args) == 1 {
+		n, err := strconv.Atoi(fs.args[0])
 		if err != nil || n < 1 || n > len(list) {
-			fmt.Fprintf(stderr, "rawmcp experiments: N must be a number from 1 to %d\n", len(list))
-			return exitUsage
+			return fs.usageError(stderr, "N must be a number from 1 to %d", len(list))
 		}
 		list = list[n-1 : n]
 	}
@@ -98,13 +96,22 @@ func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	opts := scenario.DefaultServeOptions()
-	fs := newFlags("serve", "serve [flags]",
+	fs := newFlags("serve",
 		"Serves /mcp (or -public-url's path) on 127.0.0.1 until SIGINT or SIGTERM, then shuts down\ngracefully. "+
 			"The first stdout line is {\"metadata_url\": ..., \"token\": ..., \"url\": ...}; \"token\"\n"+
 			"is the generated demo token (every scope, valid for a day), absent with -tokens.\n"+
 			"With -public-url, \"url\" and \"metadata_url\" are the public ones and \"local_url\"\n"+
 			"is where the listener serves the endpoint (the proxy's upstream).\n"+
-			"The log goes to stderr and never carries a token or a session id.", stderr)
+			"The log goes to stderr and never carries a token or a session id.\n\n"+
+			"Token file (-tokens FILE): a JSON list of token records, every member required but\n"+
+			"not_before, times in RFC 3339; \"self\" as audience, resource, authorization_resource\n"+
+			"or token_resource means this server's URL:\n\n"+
+			"  [{\"token\": \"tok-alice-3fQ9zW\", \"token_id\": \"alice-1\", \"issuer\": \"https://as.rawmcp.invalid\",\n"+
+			"    \"audience\": \"self\", \"resource\": \"self\", \"authorization_resource\": \"self\",\n"+
+			"    \"token_resource\": \"self\", \"subject\": \"alice\", \"tenant\": \"acme\",\n"+
+			"    \"scopes\": [\"mcp:connect\", \"resources:read\"], \"revision\": 1, \"active\": true,\n"+
+			"    \"not_before\": \"2026-01-01T00:00:00Z\", \"expiry\": \"2099-01-01T00:00:00Z\"}]\n\n"+
+			"A token naming another issuer than -issuer gets 401. cmd/rawmcp/testdata/probe-tokens.json is a\nwhole file.", "serve [flags]")
 	fs.StringVar(&opts.Addr, "addr", opts.Addr, "listen address, 127.0.0.1:port only (port 0: a free one)")
 	fs.StringVar(&opts.PublicURL, "public-url", "", "the URL clients use when a reverse proxy fronts this server, e.g. https://mcp.example.test/mcp: "+
 		"the resource identifier (the metadata's resource, the 401's resource_metadata, \"self\" in -tokens); its origin is an own Origin and its "+
@@ -113,7 +120,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		"listener stays on -addr. Lowercase http or https, no default port, userinfo, query, fragment or trailing slash")
 	var origins, tenants listFlag
 	fs.Var(&origins, "origin", "another allowed Origin, exactly as browsers send it (repeatable); http://127.0.0.1:PORT and http://localhost:PORT, the server's own, are always allowed, and so is a request with no Origin")
-	tokens := fs.String("tokens", "", "token records as JSON (see policy.ParseTokenFile); \"self\" as audience or resource means this server")
+	tokens := fs.String("tokens", "", "a JSON list of token records (the format above); \"self\" as audience or resource means this server")
 	fs.Var(&tenants, "tenant", "tenant on the ACL (repeatable; default: every tenant a token names)")
 	fs.StringVar(&opts.Issuer, "issuer", opts.Issuer, "the one accepted token issuer")
 	fs.IntVar(&opts.MaxSessions, "sessions", opts.MaxSessions, "most live sessions; one more initialize gets 503")
@@ -121,7 +128,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.IntVar(&opts.MaxInFlight, "inflight", opts.MaxInFlight, "most requests in processing; one more gets 503 at once")
 	verbose := fs.Bool("v", false, "log every answer with its rule, not only refusals")
 	trace := fs.Bool("trace", false, "print every exchange on every connection like curl -v, prefixed with its connection, tokens and session ids redacted, each answer with its rule (stderr)")
-	if code, done := parse(fs, args, 0); done {
+	if code, done := fs.parse(args, 0, stdout, stderr); done {
 		return code
 	}
 	opts.Origins, opts.Tenants = origins, tenants

@@ -9,7 +9,8 @@
 //	rawmcp experiments [-trace] [N]  the profile's ten step-by-step experiments, or one
 //	rawmcp serve [flags]             /mcp on 127.0.0.1 for real MCP clients and curl
 //	rawmcp bench -url URL [flags]    load a Streamable HTTP server on loopback (package wire/client/loadgen)
-//	rawmcp probe -url URL [flags]    run the check catalogue against any MCP endpoint, http or https
+//	rawmcp probe [flags] URL         run the check catalogue against any MCP endpoint, http or https
+//	rawmcp version                   the release and the check catalogue's edition (also --version)
 //	rawmcp help
 //
 // Verdicts are one JSON line on stdout, members in alphabetical order;
@@ -21,9 +22,14 @@
 // FAIL, PENETRATED and a serve that could not run; 2 for a usage error
 // (an unknown command or flag, a bad flag value, an address other than
 // 127.0.0.1). bench keeps its own: 0 when every answer passed, 1 when some
-// failed, 2 for a usage error or a refused initialize. probe too: 0 when no
-// MUST check failed, 1 when one did (or a MUST check was skipped, with
-// -require-all), 2 for a usage error or a URL with no MCP endpoint.
+// failed, 2 for a usage error or a refused initialize. probe too (its
+// table, probeExits, is what -h and the top README print): 0 when no MUST
+// check failed (with -baseline, no regression), 1 when one did (or a
+// regression; with -require-all, a MUST check skipped), 2 for a usage
+// error, 3 when the budget ran out first, 4 when the target could not be
+// judged (not reached, TLS, no MCP endpoint, a refused token). -h prints
+// a command's help on stdout; a usage error is one line, the short usage
+// and where the rest is, on stderr.
 //
 // This package holds flags and subcommands only; what they run lives in
 // package rawmcp/wire/scenario (probe: rawmcp/wire/client/probe).

@@ -9,9 +9,13 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"rawmcp/wire/client"
+	"rawmcp/wire/client/probe"
 )
 
-// Exit statuses (documented in doc.go and the README).
+// Exit statuses (documented in doc.go and the README; probe's own in
+// probeExits).
 const (
 	exitOK    = 0 // PASS, BLOCK, a clean serve
 	exitFail  = 1 // FAIL, PENETRATED, a serve that could not run
@@ -49,6 +53,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	switch args[0] {
+	case "version", "-version", "--version":
+		fmt.Fprintln(stdout, versionLine())
+		return exitOK
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 {
 			return run(ctx, []string{args[1], "-h"}, stdout, stderr)
@@ -79,6 +86,7 @@ Commands:
 		fmt.Fprintf(w, "  %-12s %s\n", c.name, c.summary)
 	}
 	fmt.Fprint(w, `  help         print this help; "rawmcp help <command>" for a command's flags
+  version      print the version and the check catalogue's edition (also --version)
 
 Verdicts are one JSON line on stdout; details, traces and logs go to stderr.
 Exit status: 0 PASS, BLOCK or a clean serve; 1 FAIL, PENETRATED or a serve
@@ -87,19 +95,54 @@ and keep their own exit statuses ("rawmcp help bench", "rawmcp help probe").
 `)
 }
 
-// newFlags returns a flag set that reports to stderr and describes the
-// command in its -h output.
-func newFlags(name, synopsis, about string, stderr io.Writer) *flag.FlagSet {
+// flagSet is a command's flags and what its help says of it. Help
+// (-h) goes to stdout and exits 0; a usage error is one line saying what
+// is wrong, the short usage and where the rest is, on stderr, exit 2.
+type flagSet struct {
+	*flag.FlagSet
+	usage []string // the usage lines, after "rawmcp "
+	about string
+	// args are the arguments that are no flags, wherever they stood.
+	args []string
+}
+
+func newFlags(name, about string, usage ...string) *flagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: rawmcp %s\n\n%s\n", synopsis, about)
-		if hasFlags(fs) {
-			fmt.Fprintln(stderr, "\nFlags:")
-			fs.PrintDefaults()
-		}
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return &flagSet{FlagSet: fs, usage: usage, about: about}
+}
+
+// help writes the whole help: the usage, what the command does, its
+// flags.
+func (f *flagSet) help(w io.Writer) {
+	f.writeUsage(w)
+	fmt.Fprintf(w, "\n%s\n", f.about)
+	if hasFlags(f.FlagSet) {
+		fmt.Fprintln(w, "\nFlags:")
+		f.SetOutput(w)
+		f.PrintDefaults()
+		f.SetOutput(io.Discard)
 	}
-	return fs
+}
+
+func (f *flagSet) writeUsage(w io.Writer) {
+	for i, line := range f.usage {
+		prefix := "       rawmcp "
+		if i == 0 {
+			prefix = "usage: rawmcp "
+		}
+		fmt.Fprintln(w, prefix+line)
+	}
+}
+
+// usageError says what is wrong in one line, then the short usage and
+// where the rest is; it returns exitUsage.
+func (f *flagSet) usageError(stderr io.Writer, format string, args ...any) int {
+	fmt.Fprintf(stderr, "rawmcp %s: %s\n", f.Name(), fmt.Sprintf(format, args...))
+	f.writeUsage(stderr)
+	fmt.Fprintf(stderr, "rawmcp %s -h for all flags\n", f.Name())
+	return exitUsage
 }
 
 func hasFlags(fs *flag.FlagSet) bool {
@@ -108,21 +151,35 @@ func hasFlags(fs *flag.FlagSet) bool {
 	return n > 0
 }
 
-// parse parses args; done reports that the command should end with code
-// (after -h, exitOK; after a bad flag or stray argument, exitUsage).
-func parse(fs *flag.FlagSet, args []string, maxArgs int) (code int, done bool) {
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return exitOK, true
+// parse parses args, flags and other arguments in any order (rawmcp
+// probe URL -token T, as curl takes them); done reports that the command
+// should end with code: after -h, exitOK; after a bad flag or more than
+// maxArgs other arguments, exitUsage.
+func (f *flagSet) parse(args []string, maxArgs int, stdout, stderr io.Writer) (code int, done bool) {
+	for {
+		if err := f.Parse(args); err != nil {
+			if err == flag.ErrHelp {
+				f.help(stdout)
+				return exitOK, true
+			}
+			return f.usageError(stderr, "%v", err), true
 		}
-		return exitUsage, true
+		if f.NArg() == 0 {
+			break
+		}
+		f.args = append(f.args, f.Arg(0))
+		args = f.Args()[1:]
 	}
-	if fs.NArg() > maxArgs {
-		fmt.Fprintf(fs.Output(), "rawmcp %s: unexpected argument %q\n", fs.Name(), fs.Arg(maxArgs))
-		fs.Usage()
-		return exitUsage, true
+	if len(f.args) > maxArgs {
+		return f.usageError(stderr, "unexpected argument %q", f.args[maxArgs]), true
 	}
 	return exitOK, false
+}
+
+// versionLine is what rawmcp version prints: the release and the check
+// catalogue's edition.
+func versionLine() string {
+	return "rawmcp " + client.Version + " (" + probe.CatalogueLine() + ")"
 }
 
 // printJSON writes v as one line of JSON.

@@ -156,6 +156,12 @@ func TestUsage(t *testing.T) {
 			if tt.code != exitOK && stderr == "" {
 				t.Error("a failure must say why on stderr")
 			}
+			if len(tt.args) > 1 && tt.args[0] != "bench" && tt.code == exitUsage && strings.Count(stderr, "\n") > 4 {
+				t.Errorf("a command's usage error is one line, the short usage and where the rest is:\n%s", stderr)
+			}
+			if len(tt.args) > 1 && tt.args[len(tt.args)-1] == "-h" && !strings.HasPrefix(stdout, "usage: rawmcp "+tt.args[0]) {
+				t.Errorf("-h prints the command's help on stdout: %q", stdout)
+			}
 		})
 	}
 }

@@ -18,8 +18,8 @@ import (
 	"rawmcp/wire/client/probe"
 )
 
-// probeAbout is the -h text of rawmcp probe: what it does, its groups and
-// its exit statuses.
+// probeAbout is the -h text of rawmcp probe: what it does, its groups,
+// its outputs and its exit statuses.
 func probeAbout() string {
 	var groups strings.Builder
 	for _, g := range probe.Groups {
@@ -31,13 +31,17 @@ func probeAbout() string {
 		}
 		fmt.Fprintf(&groups, "  %-4s %-45s %2d checks\n", g.Code, g.Title, n)
 	}
-	return "Probes any MCP Streamable HTTP endpoint, over http or https, with the check\n" +
-		"catalogue: is Origin validated, Host checked, the session id random and bound to its\n" +
-		"caller, does DELETE end it, does a foreign token get 401, is anything echoed, does\n" +
-		"HTTP framing hold. It asks which revisions the endpoint speaks (2025-11-25 by\n" +
-		"initialize, 2026-07-28 by server/discover) and runs the checks of each: the V2\n" +
-		"group judges the 2026-07-28 wire, the L group the fallback between the two. Every\n" +
-		"session it opens is deleted.\n\n" +
+	var exits strings.Builder
+	for _, e := range probeExits {
+		fmt.Fprintf(&exits, "  %d  %s\n", e.code, e.meaning)
+	}
+	return "Probes any MCP Streamable HTTP endpoint, over http or https, with the " + probe.CatalogueLine() + ":\n" +
+		"is Origin validated, Host checked, the session id random and bound to its caller,\n" +
+		"does DELETE end it, does a foreign token get 401,\n" +
+		"is anything echoed, does HTTP framing hold. It asks which revisions the endpoint speaks\n" +
+		"(2025-11-25 by initialize, 2026-07-28 by server/discover) and runs the checks of each:\n" +
+		"the V2 group judges the 2026-07-28 wire, the L group the fallback between the two.\n" +
+		"Every session it opens is deleted.\n\n" +
 		"Reaching it: https is TLS 1.2 or later, verified against the URL's host with the\n" +
 		"system roots plus -cacert; nothing turns verification off. -resolve HOST:PORT:ADDR\n" +
 		"dials ADDR while Host, SNI and verification use HOST (as curl's). Redirects are never\n" +
@@ -52,9 +56,21 @@ func probeAbout() string {
 		"Verdicts: pass, fail, warn, skip (the run lacks what the check needs), error (the\n" +
 		"target broke the exchange), info. The token is sent to the endpoint only, never to the\n" +
 		"metadata paths or in a query; outputs show tokens and session ids as correlation ids.\n\n" +
-		"Output: the table and a summary line on stdout (-json: one JSON document instead);\n" +
-		"-html FILE writes a self-contained page too, -sarif FILE a SARIF 2.1.0 log for code\n" +
-		"scanning; -trace prints every exchange on stderr.\n" +
+		"Output: on stdout the findings first (failures, warnings, checks that could not run,\n" +
+		"each with its evidence and fix), then skips, reports, passes and a summary line; -q\n" +
+		"keeps what did not pass; -json prints one JSON document instead. On a terminal the\n" +
+		"verdicts are marked and coloured (not with NO_COLOR set). -html FILE writes a\n" +
+		"self-contained page, -sarif FILE a SARIF 2.1.0 log for code scanning (results only for\n" +
+		"findings, located at -sarif-location, a file of your repository). Progress goes to\n" +
+		"stderr (a live line on a terminal, a line per check otherwise; -q and -trace silence\n" +
+		"it); -trace prints every exchange there instead. Output paths are checked before the\n" +
+		"run.\n\n" +
+		"Baselines: -baseline FILE accepts what a deployment is known to have, so CI fails only\n" +
+		"on a regression: a check that newly fails, warns or errors. FILE is what\n" +
+		"-write-baseline wrote, a -json report, or {\"HO-01\": \"warn\", \"V2\": \"skip\"} (ids or\n" +
+		"groups; an entry may be {\"verdict\": \"fail\", \"reason\": \"...\", \"expires\": \"2027-01-31\"},\n" +
+		"and an expired one accepts nothing). A check absent from the baseline may pass or skip;\n" +
+		"one a later catalogue edition added is reported as new, never as a regression.\n\n" +
 		"Explore: -explore N runs N random walks of at most -explore-steps steps instead of\n" +
 		"the checks, over what a client can do (initialize, initialized, ping, a list, GET with\n" +
 		"and without cursors, DELETE, reuse of an ended id, -token2 on the first's session, a bad\n" +
@@ -63,149 +79,347 @@ func probeAbout() string {
 		"walk holds at most two sessions and deletes them. Each rule broken is shown once, its\n" +
 		"walk shrunk to a shortest one that still breaks it, as a numbered transcript;\n" +
 		"-explore-save FILE keeps those walks, -explore-replay FILE (or the -json output)\n" +
-		"re-runs them. Exit 1 when a MUST rule broke.\n\n" +
-		"Exit status: 0 no MUST check failed; 1 one did (or, with -require-all, a MUST check\n" +
-		"was skipped or could not run); 2 a usage error, a token for cleartext http to a host\n" +
-		"that is not loopback, or no MCP endpoint reached at the URL (PRE-01: a TLS failure,\n" +
-		"a redirect, no answer). With -baseline FILE (a -json document, or {\"HO-01\":\"warn\"}:\n" +
-		"a check not listed must pass) the status compares verdicts instead: 0 when each is\n" +
-		"its baseline's, 1 when one is worse (a regression) or better (the baseline must be\n" +
-		"updated); verdicts rank pass, info, skip, warn, error, fail. 3: the -budget ran out\n" +
-		"(default 60s; with -slow 60s more than DP-08's hold) before every check finished and\n" +
-		"no MUST check failed: the checks not finished are errors whose reason begins \"not\n" +
-		"run:\" or \"not finished:\", and the run is incomplete (a failed MUST still exits 1)."
+		"re-runs them. It writes its own report: -html, -sarif and the baselines are the checks'.\n\n" +
+		"Exit status:\n" + exits.String() +
+		"With -require-all, a MUST check skipped or not run is 1 too. -budget (default 60s; with\n" +
+		"-slow 60s more than DP-08's hold) bounds the run; checks not finished are errors whose\n" +
+		"reason begins \"not run:\" or \"not finished:\"."
 }
 
-// exitIncomplete: the budget ran out before every check finished.
-const exitIncomplete = 3
+// Exit statuses of rawmcp probe beyond the common three.
+const (
+	exitIncomplete = 3 // the budget ran out, or a rate limit stopped the run, before every check finished
+	exitUnjudged   = 4 // the target could not be judged (PRE-01)
+)
+
+// probeExits are rawmcp probe's exit statuses as -h and the README list
+// them (TestProbeExitTables holds both to this table, and
+// TestProbeExitStatus has a case for each).
+var probeExits = []struct {
+	code    int
+	meaning string
+}{
+	{exitOK, "no MUST check failed (with -baseline: no regression)"},
+	{exitFail, "a MUST check failed (with -baseline: a check newly fails, warns or errors)"},
+	{exitUsage, "usage error: a flag, the URL, an input file or an output path; nothing was sent"},
+	{exitIncomplete, "the run is incomplete: the -budget ran out or a rate limit stopped it before every check finished, and nothing above is 1"},
+	{exitUnjudged, "the target could not be judged: not reached, TLS failed, no MCP endpoint, token refused"},
+}
+
+// probeFlags are rawmcp probe's flags, parsed.
+type probeFlags struct {
+	url, cacert, token, token2, tokens, only, skip       string
+	baseline, writeBaseline, html, sarif, sarifLocation  string
+	resolves                                             resolveFlag
+	strict, requireAll, asJSON, quiet, trace, slow, list bool
+	md, version                                          bool
+	timeout, budget                                      time.Duration
+	explore, exploreSteps                                int
+	seed                                                 uint64
+	exploreSave, exploreReplay                           string
+}
+
+func newProbeFlags() (*flagSet, *probeFlags) {
+	fs := newFlags("probe", probeAbout(), "probe [flags] URL", "probe -list [-only IDS] [-md]")
+	f := &probeFlags{}
+	fs.StringVar(&f.url, "url", "", "the MCP endpoint, http:// or https:// (or give it as the argument)")
+	fs.Var(&f.resolves, "resolve", "HOST:PORT:ADDR: dial ADDR for HOST:PORT, as curl's --resolve (repeatable)")
+	fs.StringVar(&f.cacert, "cacert", "", "PEM file of CA certificates trusted beside the system roots (https)")
+	fs.StringVar(&f.token, "token", "", "a valid bearer token for the endpoint (none: a target without authorization)")
+	fs.StringVar(&f.token2, "token2", "", "another principal's valid token, not -token's (SE-07)")
+	fs.StringVar(&f.tokens, "tokens", "", `JSON file of named tokens a server must refuse: {"wrong_audience": ..., "wrong_issuer": ..., "expired": ..., "low_scope": ...}`)
+	fs.StringVar(&f.only, "only", "", "run only these checks or groups, comma-separated (HO-02,AU)")
+	fs.StringVar(&f.skip, "skip", "", "skip these checks or groups")
+	fs.BoolVar(&f.strict, "strict", false, "hardening (H) checks not met fail instead of warning")
+	fs.BoolVar(&f.requireAll, "require-all", false, "exit 1 when a MUST check was skipped or could not run")
+	fs.StringVar(&f.baseline, "baseline", "", "accept the findings this file lists (-write-baseline's, a -json report, or {\"ID or group\": \"verdict\"}): exit 1 only on a regression")
+	fs.StringVar(&f.writeBaseline, "write-baseline", "", "also write this run's findings to this file as a baseline that accepts them")
+	fs.BoolVar(&f.asJSON, "json", false, "print one JSON document instead of the text report")
+	fs.BoolVar(&f.quiet, "q", false, "print only what did not pass and the summary; no progress")
+	fs.StringVar(&f.html, "html", "", "also write a self-contained HTML report to this file")
+	fs.StringVar(&f.sarif, "sarif", "", "also write a SARIF 2.1.0 log of the findings to this file, for code scanning")
+	fs.StringVar(&f.sarifLocation, "sarif-location", probe.DefaultSARIFLocation, "with -sarif: the file of your repository (relative to its root) each result points at")
+	fs.BoolVar(&f.trace, "trace", false, "print every exchange like curl -v on stderr, tokens and session ids redacted")
+	fs.DurationVar(&f.timeout, "timeout", 5*time.Second, "limit on each exchange")
+	fs.DurationVar(&f.budget, "budget", 0, "bound on the whole run; checks not finished then are reported as not run, exit 3 (0: 60s, with -slow 60s more than DP-08's hold)")
+	fs.BoolVar(&f.slow, "slow", false, "also run the checks that hold a stream for minutes (DP-08: one GET stream, up to 130 s)")
+	fs.BoolVar(&f.list, "list", false, "print the catalogue (with -only, each check's help) and exit, touching no network")
+	fs.BoolVar(&f.md, "md", false, "with -list: print the whole catalogue as Markdown (wire/client/probe/CHECKS.md)")
+	fs.BoolVar(&f.version, "version", false, "print the version and the check catalogue's edition, and exit")
+	fs.IntVar(&f.explore, "explore", 0, "instead of the checks, run N random walks over the session lifecycle, judged by the spec's MUSTs and SHOULDs")
+	fs.Uint64Var(&f.seed, "seed", 0, "with -explore: the seed of the walks (0: a random one, printed)")
+	fs.IntVar(&f.exploreSteps, "explore-steps", 8, "with -explore: the most steps in a walk (2 to 64)")
+	fs.StringVar(&f.exploreSave, "explore-save", "", "with -explore: write each finding's shortest walk to this file, for -explore-replay")
+	fs.StringVar(&f.exploreReplay, "explore-replay", "", "re-run the walks of this file (-explore-save's, or an -explore -json document) and judge them")
+	return fs, f
+}
 
 func runProbe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("probe", "probe -url http[s]://HOST[:PORT]/PATH [flags]", probeAbout(), stderr)
-	rawURL := fs.String("url", "", "the MCP endpoint, http:// or https:// (required unless -list)")
-	var resolves resolveFlag
-	fs.Var(&resolves, "resolve", "HOST:PORT:ADDR: dial ADDR for HOST:PORT, as curl's --resolve (repeatable)")
-	cacert := fs.String("cacert", "", "PEM file of CA certificates trusted beside the system roots (https)")
-	baseline := fs.String("baseline", "", "compare the verdicts with this file's (a -json report or {\"ID\": \"verdict\"}) for the exit status")
-	sarifFile := fs.String("sarif", "", "also write a SARIF 2.1.0 log of the checks not passed to this file")
-	token := fs.String("token", "", "a valid bearer token for the endpoint (none: a target without authorization)")
-	token2 := fs.String("token2", "", "a second principal's valid token (SE-07)")
-	tokens := fs.String("tokens", "", `JSON file of named tokens: {"wrong_audience": ..., "wrong_issuer": ..., "expired": ..., "low_scope": ...}`)
-	only := fs.String("only", "", "run only these checks or groups, comma-separated (HO-02,AU)")
-	skip := fs.String("skip", "", "skip these checks or groups")
-	strict := fs.Bool("strict", false, "hardening (H) checks not met fail instead of warning")
-	requireAll := fs.Bool("require-all", false, "exit 1 when a MUST check was skipped or could not run")
-	asJSON := fs.Bool("json", false, "print one JSON document instead of the table")
-	htmlFile := fs.String("html", "", "also write a self-contained HTML report to this file")
-	trace := fs.Bool("trace", false, "print every exchange like curl -v on stderr, tokens and session ids redacted")
-	timeout := fs.Duration("timeout", 5*time.Second, "limit on each exchange")
-	budget := fs.Duration("budget", 0, "bound on the whole run; checks not finished then are reported as not run, exit 3 (0: 60s, with -slow 60s more than DP-08's hold)")
-	slow := fs.Bool("slow", false, "also run the checks that hold a stream for minutes (DP-08: one GET stream, up to 130 s)")
-	list := fs.Bool("list", false, "print the catalogue (with -only, each check's help) and exit, touching no network")
-	md := fs.Bool("md", false, "with -list: print the whole catalogue as Markdown (wire/client/probe/CHECKS.md)")
-	explore := fs.Int("explore", 0, "instead of the checks, run N random walks over the session lifecycle, judged by the spec's MUSTs and SHOULDs")
-	seed := fs.Uint64("seed", 0, "with -explore: the seed of the walks (0: a random one, printed)")
-	exploreSteps := fs.Int("explore-steps", 8, "with -explore: the most steps in a walk (2 to 64)")
-	exploreSave := fs.String("explore-save", "", "with -explore: write each finding's shortest walk to this file, for -explore-replay")
-	exploreReplay := fs.String("explore-replay", "", "re-run the walks of this file (-explore-save's, or an -explore -json document) and judge them")
-	if code, done := parse(fs, args, 0); done {
+	fs, f := newProbeFlags()
+	if code, done := fs.parse(args, 1, stdout, stderr); done {
 		return code
 	}
-	onlyIDs, err := probe.ParseIDs(*only)
+	if f.version {
+		fmt.Fprintln(stdout, versionLine())
+		return exitOK
+	}
+	onlyIDs, err := probe.ParseIDs(f.only)
 	var skipIDs []string
 	if err == nil {
-		if skipIDs, err = probe.ParseIDs(*skip); err == nil {
+		if skipIDs, err = probe.ParseIDs(f.skip); err == nil {
 			_, err = probe.Select(onlyIDs, skipIDs)
 		}
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "rawmcp", err)
-		return exitUsage
+		return fs.usageError(stderr, "%s", strings.TrimPrefix(err.Error(), "probe: "))
 	}
-	if *md && (!*list || len(onlyIDs)+len(skipIDs) > 0) {
-		fmt.Fprintln(stderr, "rawmcp probe: -md prints the whole catalogue: give it with -list alone")
-		return exitUsage
+	if f.md && (!f.list || len(onlyIDs)+len(skipIDs) > 0) {
+		return fs.usageError(stderr, "-md prints the whole catalogue: give it with -list alone")
 	}
-	if *md {
+	if f.md {
 		if err := probe.WriteMarkdown(stdout); err != nil {
 			fmt.Fprintln(stderr, "rawmcp probe:", err)
 			return exitFail
 		}
 		return exitOK
 	}
-	if *list {
+	if f.list {
 		return probeList(stdout, onlyIDs)
 	}
-	if *rawURL == "" || *timeout <= 0 || *budget < 0 {
-		fmt.Fprintln(stderr, "rawmcp probe: give -url (and a positive -timeout, a -budget not negative)")
-		fs.Usage()
-		return exitUsage
+	in, code := f.inputs(fs, stderr)
+	if in == nil {
+		return code
 	}
-	target, err := probe.ParseTarget(*rawURL, resolves...)
+	in.opts.Only, in.opts.Skip = onlyIDs, skipIDs
+	if f.explore != 0 || f.exploreReplay != "" {
+		x := probe.ExploreOptions{Walks: f.explore, Seed: f.seed, Steps: f.exploreSteps}
+		return runExplore(ctx, in.target, in.opts, x, exploreFlags{url: in.target.URL, resolves: f.resolves, cacert: f.cacert, token: f.token != "", token2: f.token2 != "",
+			save: f.exploreSave, replay: f.exploreReplay, asJSON: f.asJSON, progress: !f.quiet && !f.trace}, stdout, stderr)
+	}
+	return f.run(ctx, in, stdout, stderr)
+}
+
+// probeInputs is what a run takes from the command line, checked.
+type probeInputs struct {
+	target   probe.Target
+	opts     probe.Options
+	known    *probe.Baseline
+	location string // the SARIF results' artifact URI
+}
+
+// inputs checks everything the command line gives before a byte is
+// sent: the URL, the values, the files read and the files to write. On
+// a usage error it returns nil and exitUsage.
+func (f *probeFlags) inputs(fs *flagSet, stderr io.Writer) (*probeInputs, int) {
+	fail := func(format string, args ...any) (*probeInputs, int) {
+		return nil, fs.usageError(stderr, format, args...)
+	}
+	rawURL := f.url
+	switch {
+	case len(fs.args) == 1 && f.url != "" && fs.args[0] != f.url:
+		return fail("the URL is given twice: as -url and as the argument")
+	case len(fs.args) == 1:
+		rawURL = fs.args[0]
+	case rawURL == "":
+		return fail("give the endpoint's URL: rawmcp probe http://127.0.0.1:PORT/mcp")
+	}
+	if f.timeout <= 0 || f.budget < 0 {
+		return fail("-timeout must be positive and -budget not negative")
+	}
+	if f.token != "" && f.token == f.token2 {
+		return fail("-token2 is -token: SE-07 needs another principal's token, or leave -token2 out")
+	}
+	exploring := f.explore != 0 || f.exploreReplay != ""
+	if exploring && (f.html != "" || f.sarif != "" || f.baseline != "" || f.writeBaseline != "") {
+		return fail("-explore writes its own report (text or -json): -html, -sarif, -baseline and -write-baseline are the checks'")
+	}
+	in := &probeInputs{}
+	var err error
+	if in.target, err = probe.ParseTarget(rawURL, f.resolves...); err != nil {
+		return fail("%s", strings.TrimPrefix(err.Error(), "probe: "))
+	}
+	if in.location, err = probe.SARIFLocation(f.sarifLocation); err != nil {
+		return fail("%s", strings.TrimPrefix(err.Error(), "probe: "))
+	}
+	in.opts = probe.Options{Token: f.token, Token2: f.token2, Strict: f.strict, Slow: f.slow, Timeout: f.timeout, Budget: f.budget}
+	if f.cacert != "" {
+		if in.opts.RootCAs, err = loadRoots(f.cacert); err != nil {
+			return fail("-cacert: %v", err)
+		}
+	}
+	if f.baseline != "" {
+		if in.known, err = readJSONFile(f.baseline, probe.ParseBaseline); err != nil {
+			return fail("-baseline: %v", err)
+		}
+	}
+	if f.tokens != "" {
+		if in.opts.Named, err = readJSONFile(f.tokens, probe.ParseNamedTokens); err != nil {
+			return fail("-tokens: %v", err)
+		}
+	}
+	outputs := map[string]string{}
+	for _, out := range []struct{ flag, path string }{{"-html", f.html}, {"-sarif", f.sarif}, {"-write-baseline", f.writeBaseline}, {"-explore-save", f.exploreSave}} {
+		if out.path == "" {
+			continue
+		}
+		if other, same := outputs[out.path]; same {
+			return fail("%s and %s name the same file %s", other, out.flag, out.path)
+		}
+		outputs[out.path] = out.flag
+		if err := writable(out.path); err != nil {
+			return fail("%s: %v", out.flag, err)
+		}
+	}
+	if f.trace {
+		in.opts.Trace = stderr
+	}
+	return in, exitOK
+}
+
+// readJSONFile reads a JSON input file and parses it; a syntax error
+// says where it is.
+func readJSONFile[T any](path string, parse func([]byte) (T, error)) (T, error) {
+	var zero T
+	data, err := os.ReadFile(path)
 	if err != nil {
-		fmt.Fprintln(stderr, "rawmcp", err)
-		return exitUsage
+		return zero, err
 	}
-	opts := probe.Options{Token: *token, Token2: *token2, Strict: *strict, Slow: *slow, Timeout: *timeout, Budget: *budget, Only: onlyIDs, Skip: skipIDs}
-	if *cacert != "" {
-		if opts.RootCAs, err = loadRoots(*cacert); err != nil {
-			fmt.Fprintf(stderr, "rawmcp probe: -cacert: %v\n", err)
-			return exitUsage
-		}
+	if err := probe.JSONSyntax(data); err != nil {
+		return zero, fmt.Errorf("%s is %v", path, err)
 	}
-	var known probe.Baseline
-	if *baseline != "" {
-		data, err := os.ReadFile(*baseline)
-		if err == nil {
-			known, err = probe.ParseBaseline(data)
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "rawmcp probe: -baseline: %v\n", err)
-			return exitUsage
-		}
+	return parse(data)
+}
+
+// writable checks, before the run, that path can be written: a file that
+// does not exist yet is created and removed again.
+func writable(path string) error {
+	_, statErr := os.Stat(path)
+	out, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
 	}
-	if *tokens != "" {
-		data, err := os.ReadFile(*tokens)
-		if err == nil {
-			opts.Named, err = probe.ParseNamedTokens(data)
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "rawmcp probe: -tokens: %v\n", err)
-			return exitUsage
-		}
+	out.Close()
+	if errors.Is(statErr, os.ErrNotExist) {
+		return os.Remove(path)
 	}
-	if *trace {
-		opts.Trace = stderr
+	return nil
+}
+
+// run runs the checks and writes every report; the exit status follows
+// probeExits.
+func (f *probeFlags) run(ctx context.Context, in *probeInputs, stdout, stderr io.Writer) int {
+	var progress *probe.ProgressLine
+	if !f.quiet && !f.trace {
+		progress = probe.NewProgressLine(stderr, probe.Planned(in.opts), isTerminal(stderr), time.Now)
+		in.opts.Progress = progress.Step
+		stop := ticking(progress)
+		defer stop()
 	}
-	if *explore != 0 || *exploreReplay != "" {
-		x := probe.ExploreOptions{Walks: *explore, Seed: *seed, Steps: *exploreSteps}
-		return runExplore(ctx, target, opts, x, exploreFlags{url: *rawURL, resolves: resolves, cacert: *cacert, token: *token != "", token2: *token2 != "",
-			save: *exploreSave, replay: *exploreReplay, asJSON: *asJSON}, stdout, stderr)
+	rep, err := probe.Run(ctx, in.target, in.opts)
+	if progress != nil {
+		progress.Close()
 	}
-	rep, err := probe.Run(ctx, target, opts)
 	if rep == nil {
+		// A token for cleartext http to a host that is not loopback:
+		// refused before a byte was sent.
 		fmt.Fprintln(stderr, "rawmcp", err)
 		return exitUsage
 	}
-	// ErrNotMCP leaves a report holding PRE-01, which says why.
-	if *asJSON {
+	judged := err == nil
+	if judged && in.known != nil {
+		rep.Baseline = rep.Compare(in.known, time.Now())
+	}
+	if f.asJSON {
 		err = rep.WriteJSON(stdout)
 	} else {
-		err = rep.WriteText(stdout)
+		err = rep.WriteTextWith(stdout, probe.TextOptions{Quiet: f.quiet, Terminal: isTerminal(stdout) && os.Getenv("NO_COLOR") == ""})
 	}
-	if err == nil && *htmlFile != "" {
-		err = writeFile(*htmlFile, rep.WriteHTML)
+	for _, out := range []struct {
+		path  string
+		write func(io.Writer) error
+	}{
+		{f.html, rep.WriteHTML},
+		{f.sarif, func(w io.Writer) error { return rep.WriteSARIF(w, in.location) }},
+	} {
+		if err == nil && out.path != "" {
+			err = writeFile(out.path, out.write)
+		}
 	}
-	if err == nil && *sarifFile != "" {
-		err = writeFile(*sarifFile, rep.WriteSARIF)
+	if err == nil && f.writeBaseline != "" && judged {
+		err = writeFile(f.writeBaseline, func(w io.Writer) error { return rep.WriteBaseline(w, time.Now()) })
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "rawmcp probe:", err)
 		return exitFail
 	}
-	if known != nil && rep.Results[0].Verdict == probe.Pass && !rep.Incomplete {
-		return baselineStatus(rep, known, stderr)
+	if !judged {
+		fmt.Fprintln(stderr, "rawmcp probe: PRE-01:", rep.Results[0].Reason)
+		if hint := probe.Hint(ctx, in.target, in.opts, rep); hint != "" {
+			fmt.Fprintln(stderr, "rawmcp probe: hint:", hint)
+		}
+		if f.writeBaseline != "" {
+			fmt.Fprintln(stderr, "rawmcp probe: -write-baseline: nothing written: the target was not judged")
+		}
+		return exitUnjudged
 	}
-	return probeStatus(rep, *requireAll, stderr)
+	return probeStatus(rep, f.requireAll, stderr)
+}
+
+// probeStatus is the exit status of a judged run (probeExits).
+func probeStatus(rep *probe.Report, requireAll bool, stderr io.Writer) int {
+	if c := rep.Baseline; c != nil && len(c.Regressions) > 0 {
+		fmt.Fprintln(stderr, "rawmcp probe:", c.Line())
+		return exitFail
+	}
+	if must := rep.MustIDs(probe.Fail); rep.Baseline == nil && len(must) > 0 {
+		fmt.Fprintln(stderr, "rawmcp probe: MUST failed:", strings.Join(must, ", "))
+		return exitFail
+	}
+	if rep.Incomplete {
+		why := "the budget ran out before every check finished"
+		if rep.Stopped != "" {
+			why = rep.Stopped
+		}
+		fmt.Fprintln(stderr, "rawmcp probe: the run is incomplete:", why)
+		return exitIncomplete
+	}
+	if notRun := append(rep.MustIDs(probe.Skip), rep.MustIDs(probe.Error)...); requireAll && len(notRun) > 0 {
+		fmt.Fprintln(stderr, "rawmcp probe: -require-all: MUST checks not run:", strings.Join(notRun, ", "))
+		return exitFail
+	}
+	return exitOK
+}
+
+// ticking redraws a live progress line four times a second, so its time
+// moves while a long check waits; the returned func stops it.
+func ticking(l *probe.ProgressLine) (stop func()) {
+	l.Tick()
+	done := make(chan struct{})
+	ticker := time.NewTicker(250 * time.Millisecond)
+	go func() {
+		for {
+			select {
+			case <-done:
+				return
+			case <-ticker.C:
+				l.Tick()
+			}
+		}
+	}()
+	return func() {
+		ticker.Stop()
+		close(done)
+	}
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }
 
 // exploreFlags are what runExplore needs of the command line beside the
@@ -218,10 +432,11 @@ type exploreFlags struct {
 	token, token2 bool
 	save, replay  string
 	asJSON        bool
+	progress      bool
 }
 
 // runExplore runs rawmcp probe -explore or -explore-replay: the report,
-// the saved walks, and the exit status (1 when a MUST rule broke, 2 when
+// the saved walks, and the exit status (1 when a MUST rule broke, 4 when
 // the target is not an MCP endpoint).
 func runExplore(ctx context.Context, target probe.Target, opts probe.Options, x probe.ExploreOptions, f exploreFlags, stdout, stderr io.Writer) int {
 	if x.Walks < 0 || (x.Walks > 0 && f.replay != "") {
@@ -229,23 +444,30 @@ func runExplore(ctx context.Context, target probe.Target, opts probe.Options, x 
 		return exitUsage
 	}
 	if f.replay != "" {
-		data, err := os.ReadFile(f.replay)
-		if err == nil {
-			x.Replay, err = probe.ParseWalks(data)
-		}
-		if err != nil {
+		var err error
+		if x.Replay, err = readJSONFile(f.replay, probe.ParseWalks); err != nil {
 			fmt.Fprintf(stderr, "rawmcp probe: -explore-replay: %v\n", err)
 			return exitUsage
 		}
 	} else if x.Seed == 0 {
 		x.Seed = rand.Uint64()
 	}
+	if f.progress {
+		progress := probe.NewProgressLine(stderr, 1, isTerminal(stderr), time.Now)
+		opts.Progress, x.Progress = progress.Step, progress.Walk
+		stop := ticking(progress)
+		defer progress.Close()
+		defer stop()
+	}
 	e, rep, err := probe.Explore(ctx, target, opts, x)
 	if e == nil {
 		if rep != nil && len(rep.Results) > 0 && rep.Results[0].Verdict != probe.Pass {
 			fmt.Fprintln(stderr, "rawmcp probe: PRE-01:", rep.Results[0].Reason)
-		} else {
-			fmt.Fprintln(stderr, "rawmcp", err)
+			return exitUnjudged
+		}
+		fmt.Fprintln(stderr, "rawmcp", err)
+		if errors.Is(err, probe.ErrExploreNeedsLegacy) {
+			return exitUnjudged
 		}
 		return exitUsage
 	}
@@ -328,46 +550,6 @@ func loadRoots(path string) (*x509.CertPool, error) {
 		return nil, errors.New("no PEM certificate in the file")
 	}
 	return roots, nil
-}
-
-// baselineStatus is the exit status of a run compared with a baseline:
-// 1 when a verdict is worse than its baseline's or better (the baseline
-// no longer holds and must be updated), each listed on stderr.
-func baselineStatus(rep *probe.Report, known probe.Baseline, stderr io.Writer) int {
-	worse, better := rep.Compare(known)
-	if len(worse)+len(better) == 0 {
-		return exitOK
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "rawmcp probe: -baseline: regressions: %d; entries that no longer hold: %d\n", len(worse), len(better))
-	for _, d := range worse {
-		fmt.Fprintf(&b, "  regression  %-6s %s, the baseline says %s\n", d.ID, d.Now, d.Was)
-	}
-	for _, d := range better {
-		fmt.Fprintf(&b, "  no longer   %-6s %s, the baseline says %s: update the baseline\n", d.ID, d.Now, d.Was)
-	}
-	io.WriteString(stderr, b.String())
-	return exitFail
-}
-
-// probeStatus is the exit status of a finished run.
-func probeStatus(rep *probe.Report, requireAll bool, stderr io.Writer) int {
-	if pre := rep.Results[0]; pre.Verdict != probe.Pass {
-		fmt.Fprintln(stderr, "rawmcp probe: PRE-01:", pre.Reason)
-		return exitUsage
-	}
-	if len(rep.MustIDs(probe.Fail)) > 0 {
-		return exitFail
-	}
-	if rep.Incomplete {
-		fmt.Fprintln(stderr, "rawmcp probe: the run is incomplete: the budget ran out before every check finished")
-		return exitIncomplete
-	}
-	if requireAll && len(rep.MustIDs(probe.Skip))+len(rep.MustIDs(probe.Error)) > 0 {
-		fmt.Fprintln(stderr, "rawmcp probe: -require-all: MUST checks not run:", strings.Join(append(rep.MustIDs(probe.Skip), rep.MustIDs(probe.Error)...), ", "))
-		return exitFail
-	}
-	return exitOK
 }
 
 // writeFile writes one of the report's forms to path.

@@ -23,6 +23,7 @@ import (
 	"rawmcp/wire/client"
 	"rawmcp/wire/client/clienttest"
 	"rawmcp/wire/client/probe"
+	"rawmcp/wire/client/probe/testdata/schemacheck"
 )
 
 // The principals of testdata/probe-tokens.json, the token file `rawmcp
@@ -213,48 +214,83 @@ func TestCorrelationIDsAgree(t *testing.T) {
 	}
 }
 
-// TestProbeExitStatus: 0 when no MUST failed, 1 when one did (or a MUST
-// skipped with -require-all), 2 for usage errors and targets that are no
-// MCP endpoint.
+// TestProbeExitStatus: each exit status of probeExits, and each slip a
+// user makes, with the line that says what happened.
 func TestProbeExitStatus(t *testing.T) {
 	s := startServe(t)
 	broken := permissiveServer(t)
 	closed := freePort(t)
+	stalling := "http://" + stallingServer(t) + "/mcp"
+	tlsPort, _ := tlsRelay(t, strings.TrimPrefix(strings.TrimSuffix(s.url, "/mcp"), "http://"))
+	dir := t.TempDir()
 	tests := []struct {
 		name   string
 		args   []string
 		code   int
-		stderr string // a line that must be on stderr
+		stderr string // a part of stderr
 	}{
 		{"no MUST fails", []string{"probe", "-url", s.url, "-token", probeAlice, "-only", "HO,PV"}, exitOK, ""},
+		{"the URL as the argument, flags after it", []string{"probe", s.url, "-token", probeAlice, "-only", "HO-01"}, exitOK, ""},
 		{"a skipped MUST is fine without -require-all", []string{"probe", "-url", s.url, "-token", probeAlice, "-only", "AU-07"}, exitOK, ""},
 		{"a skipped MUST fails with -require-all", []string{"probe", "-url", s.url, "-token", probeAlice, "-only", "AU-07", "-require-all"}, exitFail,
 			"rawmcp probe: -require-all: MUST checks not run: AU-07"},
-		{"a server that serves everything fails MUST checks", []string{"probe", "-url", "http://" + broken + "/mcp", "-only", "HO-02,JR-01"}, exitFail, ""},
-		{"a refused token is PRE-01's error", []string{"probe", "-url", s.url, "-token", "tok-nobody-0000"}, exitUsage,
+		{"a server that serves everything fails MUST checks", []string{"probe", "-url", "http://" + broken + "/mcp", "-only", "HO-02,JR-01"}, exitFail,
+			"rawmcp probe: MUST failed: HO-02"},
+		{"the budget runs out", []string{"probe", stalling, "-only", "PV-01", "-budget", "2s", "-timeout", "20s"}, exitIncomplete,
+			"rawmcp probe: the run is incomplete"},
+		{"a refused token: not judged", []string{"probe", "-url", s.url, "-token", "tok-nobody-0000"}, exitUnjudged,
 			"rawmcp probe: PRE-01: the token was refused: initialize answered 401"},
-		{"nothing listening is PRE-01's error", []string{"probe", "-url", "http://" + closed + "/mcp"}, exitUsage, "rawmcp probe: PRE-01: no MCP endpoint at"},
+		{"nothing listening: not judged", []string{"probe", "-url", "http://" + closed + "/mcp"}, exitUnjudged, "rawmcp probe: PRE-01: no MCP endpoint at"},
+		{"http:// to a TLS server: not judged, and the hint", []string{"probe", "http://127.0.0.1:" + tlsPort + "/mcp"}, exitUnjudged,
+			"rawmcp probe: hint: the address answers TLS: is the URL https://127.0.0.1:" + tlsPort + "/mcp?"},
+		{"a path that answers 404: not judged, and the hint", []string{"probe", strings.TrimSuffix(s.url, "/mcp") + "/api/mcp", "-token", probeAlice}, exitUnjudged,
+			"rawmcp probe: hint: the path answered 404, and initialize is answered at " + s.url + ": is that the URL?"},
 		{"another scheme", []string{"probe", "-url", "ftp://127.0.0.1/mcp"}, exitUsage,
-			"rawmcp probe: the URL must be http:// or https://host[:port]/path, without user info, query or fragment"},
+			"rawmcp probe: the URL must be http:// or https://host[:port]/path, without user info, query or fragment\nusage: rawmcp probe [flags] URL\n"},
+		{"no URL", []string{"probe"}, exitUsage, "rawmcp probe: give the endpoint's URL: rawmcp probe http://127.0.0.1:PORT/mcp\n" +
+			"usage: rawmcp probe [flags] URL\n       rawmcp probe -list [-only IDS] [-md]\nrawmcp probe -h for all flags\n"},
+		{"the URL twice", []string{"probe", "-url", s.url, "http://127.0.0.1:1/mcp"}, exitUsage, "rawmcp probe: the URL is given twice"},
+		{"an unknown flag", []string{"probe", s.url, "-fast"}, exitUsage, "rawmcp probe: flag provided but not defined: -fast\nusage:"},
+		{"-token2 equal to -token", []string{"probe", s.url, "-token", probeAlice, "-token2", probeAlice}, exitUsage,
+			"rawmcp probe: -token2 is -token: SE-07 needs another principal's token, or leave -token2 out"},
+		{"-explore with -html", []string{"probe", s.url, "-explore", "3", "-html", filepath.Join(dir, "x.html")}, exitUsage,
+			"rawmcp probe: -explore writes its own report (text or -json): -html, -sarif, -baseline and -write-baseline are the checks'"},
+		{"-explore with -baseline", []string{"probe", s.url, "-explore", "3", "-baseline", writeTemp(t, `{}`)}, exitUsage, "-explore writes its own report"},
+		{"an -html path that cannot be written, before the run", []string{"probe", "http://" + closed + "/mcp", "-html", filepath.Join(dir, "no", "such", "dir.html")}, exitUsage,
+			"rawmcp probe: -html: open " + filepath.Join(dir, "no", "such", "dir.html") + ": no such file or directory"},
+		{"a -sarif path that is a directory", []string{"probe", "http://" + closed + "/mcp", "-sarif", dir}, exitUsage, "rawmcp probe: -sarif: open " + dir + ": is a directory"},
+		{"-html and -sarif the same file", []string{"probe", s.url, "-html", filepath.Join(dir, "r"), "-sarif", filepath.Join(dir, "r")}, exitUsage,
+			"rawmcp probe: -html and -sarif name the same file"},
+		{"a -sarif-location outside the repository", []string{"probe", s.url, "-sarif", filepath.Join(dir, "p.sarif"), "-sarif-location", "../x"}, exitUsage,
+			"rawmcp probe: -sarif-location must be a path relative to the repository's root"},
 		{"a -resolve without ADDR", []string{"probe", "-url", s.url, "-resolve", "mcp.example.test:443"}, exitUsage,
 			`invalid value "mcp.example.test:443" for flag -resolve: probe: -resolve must be HOST:PORT:ADDR, ADDR an IP address (127.0.0.1, [::1])`},
 		{"a -cacert without a certificate", []string{"probe", "-url", s.url, "-cacert", filepath.Join("testdata", "probe-named.json")}, exitUsage,
 			"rawmcp probe: -cacert: no PEM certificate in the file"},
 		{"a -baseline naming no check", []string{"probe", "-url", s.url, "-baseline", writeTemp(t, `{"HO-99": "warn"}`)}, exitUsage,
-			`rawmcp probe: -baseline: probe: the baseline names "HO-99", which is no check id`},
+			`rawmcp probe: -baseline: probe: the baseline names "HO-99", which is no check id or group`},
+		{"a -baseline with a syntax error says where", []string{"probe", s.url, "-baseline", writeTemp(t, "{\n  \"HO-01\": \"warn\",\n}")}, exitUsage,
+			"is not JSON: invalid character '}' looking for beginning of object key string at line 3, column 1"},
 		{"a baseline that matches", []string{"probe", "-url", s.url, "-token", probeAlice, "-only", "PV", "-baseline", writeTemp(t, `{"PV-04": "info"}`)}, exitOK, ""},
 		{"a recorded MUST failure that still fails", []string{"probe", "-url", "http://" + broken + "/mcp", "-only", "HO-02", "-baseline", writeTemp(t, `{"HO-02": "fail"}`)}, exitOK, ""},
 		{"a regression", []string{"probe", "-url", "http://" + broken + "/mcp", "-only", "HO-02", "-baseline", writeTemp(t, `{}`)}, exitFail,
-			"rawmcp probe: -baseline: regressions: 1; entries that no longer hold: 0\n  regression  HO-02  fail, the baseline says pass\n"},
-		{"a baseline entry that no longer holds", []string{"probe", "-url", s.url, "-token", probeAlice, "-only", "HO-01", "-baseline", writeTemp(t, `{"HO-01": "warn"}`)}, exitFail,
-			"rawmcp probe: -baseline: regressions: 0; entries that no longer hold: 1\n  no longer   HO-01  pass, the baseline says warn: update the baseline\n"},
-		{"no -url", []string{"probe"}, exitUsage, "rawmcp probe: give -url"},
+			"rawmcp probe: baseline: 1 regression (HO-02)"},
+		{"a baseline entry no longer needed is no regression", []string{"probe", "-url", s.url, "-token", probeAlice, "-only", "HO-01", "-baseline", writeTemp(t, `{"HO-01": "warn"}`)}, exitOK, ""},
+		{"a skip not in the baseline is no regression", []string{"probe", "-url", s.url, "-token", probeAlice, "-only", "PV,SE-07", "-baseline", writeTemp(t, `{"HO-01": "warn"}`)}, exitOK, ""},
+		{"a group key", []string{"probe", "-url", "http://" + broken + "/mcp", "-only", "HO-02,HO-06", "-baseline", writeTemp(t, `{"HO": "fail"}`)}, exitOK, ""},
+		{"an expired entry accepts nothing", []string{"probe", "http://" + broken + "/mcp", "-only", "HO-02", "-baseline",
+			writeTemp(t, `{"HO-02": {"verdict": "fail", "reason": "ships in 2.3", "expires": "2020-01-31"}}`)}, exitFail,
+			"rawmcp probe: baseline: 1 regression (HO-02), 1 expired entry (HO-02)"},
 		{"an unknown check", []string{"probe", "-url", s.url, "-only", "HO-99"}, exitUsage, `rawmcp probe: "HO-99" is neither a check id`},
 		{"PRE-01 cannot be skipped", []string{"probe", "-url", s.url, "-skip", "PRE-01"}, exitUsage, "PRE-01 cannot be skipped"},
-		{"a tokens file that is no object", []string{"probe", "-url", s.url, "-tokens", filepath.Join("testdata", "probe-tokens.json")}, exitUsage,
-			"rawmcp probe: -tokens: probe: the tokens file is not a JSON object"},
+		{"serve's token file given to -tokens", []string{"probe", "-url", s.url, "-tokens", filepath.Join("testdata", "probe-tokens.json")}, exitUsage,
+			"rawmcp probe: -tokens: probe: the tokens file is a rawmcp serve token file (a list of token records)"},
+		{"a -tokens file with a syntax error says where", []string{"probe", s.url, "-tokens", writeTemp(t, `{"expired": "a" "low_scope": "b"}`)}, exitUsage,
+			"is not JSON: invalid character '\"' after object key:value pair at line 1, column 17"},
 	}
+	covered := map[int]bool{}
 	for _, tt := range tests {
+		covered[tt.code] = true
 		t.Run(tt.name, func(t *testing.T) {
 			stdout, stderr, code := rawmcp(t, tt.args...)
 			if code != tt.code {
@@ -263,7 +299,36 @@ func TestProbeExitStatus(t *testing.T) {
 			if tt.stderr != "" && !strings.Contains(stderr, tt.stderr) {
 				t.Errorf("stderr lacks %q:\n%s", tt.stderr, stderr)
 			}
+			if tt.code == exitUsage && strings.Count(stderr, "\n") > 4 {
+				t.Errorf("a usage error is one line, the short usage and where the rest is:\n%s", stderr)
+			}
 		})
+	}
+	for _, e := range probeExits {
+		if !covered[e.code] {
+			t.Errorf("exit status %d (%s) has no case", e.code, e.meaning)
+		}
+	}
+}
+
+// TestProbeExitTables: -h and the README list probe's exit statuses as
+// probeExits has them, each once.
+func TestProbeExitTables(t *testing.T) {
+	help, _, code := rawmcp(t, "probe", "-h")
+	if code != exitOK {
+		t.Fatalf("probe -h: exit status %d", code)
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range probeExits {
+		if row := fmt.Sprintf("\n  %d  %s\n", e.code, e.meaning); strings.Count(help, row) != 1 {
+			t.Errorf("-h does not list %q once", row)
+		}
+		if row := fmt.Sprintf("\n| %d | %s |\n", e.code, e.meaning); strings.Count(string(readme), row) != 1 {
+			t.Errorf("README.md does not list %q once", row)
+		}
 	}
 }
 
@@ -314,39 +379,78 @@ func TestProbeCleartextTokenSendsNothing(t *testing.T) {
 	}
 }
 
-// TestProbeSARIF: -sarif writes a SARIF 2.1.0 log with a result for
-// each check not passed.
+// TestProbeSARIF: -sarif writes a SARIF 2.1.0 log that code scanning
+// accepts, a result for each finding and none for a pass, skip or report,
+// located at -sarif-location's file (by default the CI example's
+// workflow).
 func TestProbeSARIF(t *testing.T) {
 	s := startServe(t)
-	path := filepath.Join(s.dir, "probe.sarif")
-	_, stderr, code := rawmcp(t, "probe", "-url", s.url, "-token", probeAlice, "-only", "PV", "-sarif", path)
-	if code != exitOK {
-		t.Fatalf("exit status %d; stderr:\n%s", code, stderr)
+	broken := "http://" + permissiveServer(t) + "/mcp"
+	tests := []struct {
+		name     string
+		args     []string
+		code     int
+		results  []string
+		location string
+	}{
+		{"a clean run has no result", []string{"probe", "-url", s.url, "-token", probeAlice, "-only", "PV"}, exitOK, nil, ".github/workflows/mcp-probe.yml"},
+		{"a finding is a result", []string{"probe", "-url", broken, "-only", "HO-02", "-sarif-location", "deploy/mcp.yaml"}, exitFail, []string{"HO-02 error"}, "deploy/mcp.yaml"},
 	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "probe.sarif")
+			_, stderr, code := rawmcp(t, append(tt.args, "-sarif", path)...)
+			if code != tt.code {
+				t.Fatalf("exit status %d, want %d; stderr:\n%s", code, tt.code, stderr)
+			}
+			data := validSARIF(t, path)
+			var log struct {
+				Runs []struct {
+					Results []struct {
+						RuleID    string `json:"ruleId"`
+						Level     string `json:"level"`
+						Locations []struct {
+							PhysicalLocation struct {
+								ArtifactLocation struct{ URI string }
+							}
+						}
+					} `json:"results"`
+				} `json:"runs"`
+			}
+			json.Unmarshal(data, &log)
+			var got []string
+			for _, r := range log.Runs[0].Results {
+				got = append(got, r.RuleID+" "+r.Level)
+				if uri := r.Locations[0].PhysicalLocation.ArtifactLocation.URI; uri != tt.location {
+					t.Errorf("%s is located at %q, want %q", r.RuleID, uri, tt.location)
+				}
+			}
+			if diff := cmp.Diff(tt.results, got); diff != "" {
+				t.Errorf("results (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// validSARIF reads a SARIF file the probe wrote and fails the test
+// unless it validates against the SARIF 2.1.0 schema and code scanning's
+// upload rules.
+func validSARIF(t *testing.T, path string) []byte {
+	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var log struct {
-		Version string `json:"version"`
-		Runs    []struct {
-			Results []struct {
-				RuleID string `json:"ruleId"`
-				Level  string `json:"level"`
-			} `json:"results"`
-		} `json:"runs"`
+	for _, p := range schemacheck.SARIF(data) {
+		t.Errorf("%s does not validate: %s", path, p)
 	}
-	if err := json.Unmarshal(data, &log); err != nil || log.Version != "2.1.0" || len(log.Runs) != 1 {
-		t.Fatalf("not a SARIF 2.1.0 log (%v):\n%s", err, data)
-	}
-	got := fmt.Sprint(log.Runs[0].Results)
-	if got != "[{PV-04 note}]" {
-		t.Errorf("results %s, want PV-04's note alone", got)
-	}
+	return data
 }
 
-// TestProbeTable: the human output groups the checks as the catalogue
-// does, gives each non-pass its reason, and ends with the summary line.
+// TestProbeTable: the human output on a pipe: what was reached, the
+// findings first (none here), the skips by reason, the reports with
+// their reason, the passes by group, then the summary line; no marks or
+// colour.
 func TestProbeTable(t *testing.T) {
 	s := startServe(t)
 	stdout, _, _ := rawmcp(t, "probe", "-url", s.url, "-token", probeAlice, "-only", "PV,SE-07")
@@ -354,21 +458,22 @@ func TestProbeTable(t *testing.T) {
   cleartext http, no TLS
   Server: none; Via: none
 
-speaks MCP 2025-11-25
+speaks MCP 2025-11-25; ` + probe.CatalogueLine() + `
 
-Preflight
-  pass  PRE-01 The endpoint speaks MCP
-Protocol version
-  pass  PV-01  A past version refused
-  pass  PV-02  A future version refused on every method
-  pass  PV-03  A malformed version refused
+Skipped (1)
+  Sessions: needs -token2: SE-07
+Info (1)
   info  PV-04  Missing header after init
                answered 400 with JSON-RPC error -32000: the server requires the header
-  pass  PV-05  Negotiation answers a supported version
-  pass  PV-06  A supported version is answered as proposed
-Sessions
-  skip  SE-07  A session is bound to its principal
-               needs -token2
+Passed (6)
+  Preflight
+    pass  PRE-01 The endpoint speaks MCP
+  Protocol version
+    pass  PV-01  A past version refused
+    pass  PV-02  A future version refused on every method
+    pass  PV-03  A malformed version refused
+    pass  PV-05  Negotiation answers a supported version
+    pass  PV-06  A supported version is answered as proposed
 probe: 6 pass, 0 fail, 0 warn, 1 skip, 0 error, 1 info (MUST failed: none)
 `
 	if diff := cmp.Diff(want, stdout); diff != "" {
@@ -430,20 +535,24 @@ func TestProbeListMarkdown(t *testing.T) {
 	}
 }
 
-// TestProbeHelp: rawmcp help probe lists the flags and the groups.
+// TestProbeHelp: rawmcp help probe and probe -h print the flags and the
+// groups on stdout and exit 0.
 func TestProbeHelp(t *testing.T) {
-	_, stderr, code := rawmcp(t, "help", "probe")
-	if code != exitOK {
-		t.Fatalf("exit status %d", code)
-	}
-	for _, want := range []string{"-url", "-token", "-token2", "-tokens", "-only", "-skip", "-strict", "-require-all", "-json", "-html", "-trace", "-timeout", "-slow", "-list", "-md", "-resolve", "-cacert", "-baseline", "-sarif", "-explore", "-seed", "-explore-steps", "-explore-save", "-explore-replay"} {
-		if !strings.Contains(stderr, "  "+want+" ") && !strings.Contains(stderr, "  "+want+"\n") {
-			t.Errorf("help lacks the flag %s", want)
+	for _, args := range [][]string{{"help", "probe"}, {"probe", "-h"}, {"probe", "--help"}} {
+		stdout, stderr, code := rawmcp(t, args...)
+		if code != exitOK || stderr != "" {
+			t.Fatalf("%v: exit status %d, stderr %q", args, code, stderr)
 		}
-	}
-	for _, g := range probe.Groups {
-		if !strings.Contains(stderr, g.Title) {
-			t.Errorf("help lacks the group %q", g.Title)
+		for _, want := range []string{"-url", "-token", "-token2", "-tokens", "-only", "-skip", "-strict", "-require-all", "-json", "-q", "-html", "-trace", "-timeout", "-slow", "-list", "-md",
+			"-resolve", "-cacert", "-baseline", "-write-baseline", "-sarif", "-sarif-location", "-version", "-explore", "-seed", "-explore-steps", "-explore-save", "-explore-replay"} {
+			if !strings.Contains(stdout, "  "+want+" ") && !strings.Contains(stdout, "  "+want+"\n") && !strings.Contains(stdout, "  "+want+"\t") {
+				t.Errorf("%v lacks the flag %s", args, want)
+			}
+		}
+		for _, g := range probe.Groups {
+			if !strings.Contains(stdout, g.Title) {
+				t.Errorf("%v lacks the group %q", args, g.Title)
+			}
 		}
 	}
 }
@@ -464,6 +573,29 @@ func permissiveServer(t *testing.T) string {
 		}
 		nc.Write([]byte("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: " +
 			strconv.Itoa(len(body)) + "\r\n\r\n" + body))
+	})
+}
+
+// stallingServer answers the preflight's initialize at once and holds
+// every other request unanswered for 5 s: a run's budget runs out on it.
+func stallingServer(t *testing.T) string {
+	t.Helper()
+	return clienttest.Serve(t, nil, func(nc net.Conn) {
+		nc.SetDeadline(time.Now().Add(5 * time.Second))
+		buf := make([]byte, 64<<10)
+		n, _ := nc.Read(buf)
+		req := buf[:n]
+		id := regexp.MustCompile(`"id":(\d+)`).FindSubmatch(req)
+		switch {
+		case bytes.Contains(req, []byte(`"method":"initialize"`)) && id != nil:
+			body := `{"jsonrpc":"2.0","id":` + string(id[1]) + `,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"slow","version":"1"}}}`
+			nc.Write([]byte("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: " +
+				strconv.Itoa(len(body)) + "\r\n\r\n" + body))
+		case bytes.Contains(req, []byte(`"method":"notifications/`)) || bytes.Contains(req, []byte(`"method":"server/discover"`)):
+			nc.Write([]byte("HTTP/1.1 202 Accepted\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"))
+		default:
+			nc.Read(buf) // until the deadline
+		}
 	})
 }
 

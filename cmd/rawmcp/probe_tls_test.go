@@ -35,7 +35,7 @@ func tlsRelay(t *testing.T, upstream string) (port, caFile string) {
 
 // TestProbeOverHTTPS: -url https with -resolve and -cacert reaches the
 // endpoint through TLS and reports what it reached; without -cacert the
-// certificate is not trusted, a PRE-01 error, exit 2.
+// certificate is not trusted, a PRE-01 error: not judged, exit 4.
 func TestProbeOverHTTPS(t *testing.T) {
 	port, caFile := tlsRelay(t, permissiveServer(t))
 	url := "https://mcp.example.test:" + port + "/mcp"
@@ -59,7 +59,7 @@ func TestProbeOverHTTPS(t *testing.T) {
 
 	_, stderr, code = rawmcp(t, "probe", "-url", url, "-resolve", resolve, "-only", "HO-02")
 	want := `rawmcp probe: PRE-01: TLS with 127.0.0.1:` + port + ` for mcp.example.test failed: unknown authority: the certificate is signed by "CN=probe test CA", which neither the system roots nor -cacert trust`
-	if code != exitUsage || !strings.Contains(stderr, want) {
-		t.Errorf("without -cacert: exit status %d, stderr:\n%s\nwant %d and\n%s", code, stderr, exitUsage, want)
+	if code != exitUnjudged || !strings.Contains(stderr, want) {
+		t.Errorf("without -cacert: exit status %d, stderr:\n%s\nwant %d and\n%s", code, stderr, exitUnjudged, want)
 	}
 }

@@ -40,8 +40,10 @@
 // or anything else.
 // Run takes a Target and Options (tokens, a subset by id or group,
 // strictness) and returns a Report with every check's verdict, reason,
-// expected and actual, and exchanges; WriteText, WriteJSON and WriteHTML
-// render it.
+// expected and actual, and exchanges; WriteText (findings first),
+// WriteJSON, WriteHTML (a verdict banner, then the findings) and
+// WriteSARIF (for code scanning) render it, and Compare sets it against
+// a Baseline (WriteBaseline writes one).
 //
 // How a run behaves:
 //   - Reaching the target: https is crypto/tls, TLS 1.2 or later,

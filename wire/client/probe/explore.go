@@ -90,6 +90,9 @@ type ExploreOptions struct {
 	// Replay, if set, are the walks run instead of random ones, each once
 	// and not shrunk (-explore-replay).
 	Replay []Walk
+	// Progress, if set, is told after each walk how many of how many
+	// are done.
+	Progress func(done, total int)
 }
 
 func (x ExploreOptions) steps() int {
@@ -277,6 +280,9 @@ func Explore(ctx context.Context, target Target, opts Options, x ExploreOptions)
 			res.dropExchanges()
 		}
 		out.Walks = append(out.Walks, res)
+		if x.Progress != nil {
+			x.Progress(i+1, len(walks))
+		}
 	}
 	out.Requests = e.requests
 	out.Duration = time.Since(out.Started).Round(time.Millisecond).String()

@@ -93,11 +93,12 @@ func negotiates(version string, served bool) flaw {
 }
 
 // olderRevision is what a server that negotiated 2025-03-26 earns beside
-// its flaw: the checks of rules that came later skip, and JR-01 holds it
+// its flaw: the checks of rules that came later skip, JR-11 has no pinned
+// schema of 2025-03-26 to hold its messages to, and JR-01 holds it
 // to 2025-03-26's, under which rawmcp's refusal of a batch fails.
 func olderRevision() map[string]probe.Verdict {
 	want := map[string]probe.Verdict{"JR-01": probe.Fail}
-	for _, id := range []string{"PV-01", "PV-02", "PV-03", "PV-04", "AU-02", "AU-09", "AU-11", "DP-04", "L-01"} {
+	for _, id := range []string{"PV-01", "PV-02", "PV-03", "PV-04", "AU-02", "AU-09", "AU-11", "DP-04", "L-01", "JR-11"} {
 		want[id] = probe.Skip
 	}
 	return want

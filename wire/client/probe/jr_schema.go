@@ -242,12 +242,24 @@ func runJR11(t *checkRun) outcome {
 	var found []*broken
 	byKey := map[string]*broken{}
 	counted := map[string]int{}
+	// A legacy answer is judged by the schema of the version the target
+	// negotiated (2025-11-25's when a run without the token never learnt
+	// it); one with no pinned schema is counted, not judged.
+	legacy := t.p.version
+	if legacy == "" {
+		legacy = protocolVersion
+	}
+	unpinned := 0
 	for _, a := range t.p.wire.snapshot() {
-		rev := protocolVersion
+		rev := legacy
 		if a.modern && t.p.modern {
 			rev = modernVersion
 		}
 		s := schemas[rev]
+		if s == nil {
+			unpinned += len(a.messages)
+			continue
+		}
 		for _, m := range a.messages {
 			counted[rev]++
 			def, vs := s.check(m, a)
@@ -277,7 +289,13 @@ func runJR11(t *checkRun) outcome {
 		}
 	}
 	if checked == 0 {
+		if unpinned > 0 {
+			return t.skip("%s answered under MCP %s, whose schema is not pinned (the probe holds those of %s): none checked", plural(unpinned, "message"), legacy, joinAnd(schemaRevisions))
+		}
 		return t.skip("no JSON-RPC message was received before the scan")
+	}
+	if unpinned > 0 {
+		per = append(per, strconv.Itoa(unpinned)+" answered under "+legacy+", whose schema is not pinned, unchecked")
 	}
 	if len(found) > 0 {
 		var parts, actual []string

@@ -23,7 +23,7 @@ var pre01 = Check{ID: "PRE-01", Level: Must, Source: "MCP Lifecycle §Initializa
 	Section: "MCP Lifecycle 2025-11-25 §Initialization", Keyword: "MUST", Binds: Server,
 	Title:    "The endpoint speaks MCP",
 	Sends:    "initialize and server/discover (with -token if given), and with -token each again without one",
-	Passes:   "an InitializeResult (protocolVersion, capabilities, serverInfo{name, version}) or a discover result listing 2026-07-28; neither stops the run (exit 2)",
+	Passes:   "an InitializeResult (protocolVersion, capabilities, serverInfo{name, version}) or a discover result listing 2026-07-28; neither stops the run (exit 4)",
 	Fix:      "Serve the MCP endpoint at the URL you probe (often /mcp) and answer initialize with an InitializeResult carrying protocolVersion, capabilities and serverInfo, or a 2026-07-28 server/discover with its result. A 404 or an HTML page usually means the SDK's handler is mounted at another path of the web framework's router; a 401 to the token you gave means the server does not accept it.",
 	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#initialization",
 	Sessions: 2, phase: phasePreflight, run: runPRE01}

@@ -197,7 +197,7 @@ func TestJSONDocument(t *testing.T) {
 	for k := range doc {
 		members = append(members, k)
 	}
-	want := []string{"checks", "counts", "duration_ms", "incomplete", "negotiated", "protocol_version", "reached", "revisions", "schemas", "server", "started", "stopped", "target"}
+	want := []string{"baseline", "catalogue_edition", "checks", "counts", "duration_ms", "incomplete", "negotiated", "protocol_version", "reached", "revisions", "schemas", "server", "started", "stopped", "target"}
 	if diff := cmp.Diff(want, sorted(members)); diff != "" {
 		t.Errorf("members (-want +got):\n%s", diff)
 	}
@@ -207,7 +207,7 @@ func TestJSONDocument(t *testing.T) {
 	for k := range checks[1] {
 		checkMembers = append(checkMembers, k)
 	}
-	if diff := cmp.Diff([]string{"actual", "exchanges", "expected", "group", "id", "level", "reason", "rule", "source", "verdict"}, sorted(checkMembers)); diff != "" {
+	if diff := cmp.Diff([]string{"actual", "exchanges", "expected", "fix", "group", "id", "level", "link", "reason", "rule", "source", "title", "verdict"}, sorted(checkMembers)); diff != "" {
 		t.Errorf("check members (-want +got):\n%s", diff)
 	}
 	var counts map[string]int

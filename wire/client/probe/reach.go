@@ -179,3 +179,20 @@ func orNone(s string) string {
 	}
 	return s
 }
+
+// speaksTLS reports whether the target's address answers a TLS
+// handshake, for an http:// URL PRE-01 found no endpoint at: a
+// handshake that completes, or fails on the certificate or with an
+// alert, came from a TLS server. Only a ClientHello is sent.
+func speaksTLS(t Target, timeout time.Duration) bool {
+	https := t
+	https.Scheme = "https"
+	c := client.New(t.Dial)
+	c.Dialer, c.Timeout = https.dialer(nil), timeout
+	defer c.Close()
+	err := c.Send(nil)
+	var handshake *client.HandshakeError
+	var alert tls.AlertError
+	var verify *tls.CertificateVerificationError
+	return err == nil || errors.As(err, &handshake) && (errors.As(err, &alert) || errors.As(err, &verify))
+}

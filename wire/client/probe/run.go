@@ -46,6 +46,9 @@ type Options struct {
 	// error whose reason begins "not run:" or "not finished:", and the
 	// report is Incomplete.
 	Budget time.Duration
+	// Progress, if set, is told as each check starts and as it finishes,
+	// from the goroutine that runs it: it must be safe for concurrent use.
+	Progress func(Progress)
 }
 
 // budgetTime is the run's bound (Options.Budget with its default).
@@ -92,6 +95,9 @@ type Report struct {
 	Started    time.Time
 	Duration   time.Duration
 	Results    []Result // in catalogue order
+	// Baseline is the run compared with a baseline (Report.Compare), set
+	// by the caller for the reports to show; nil for none.
+	Baseline *Comparison
 }
 
 // Result is one check's outcome and its evidence.
@@ -423,12 +429,15 @@ func (p *prober) runCheck(ctx context.Context, c *Check) *Result {
 		cctx, cancel = context.WithTimeout(ctx, checkTimeout)
 	}
 	t := &checkRun{ctx: cctx, p: p, check: c}
+	p.progress(c.ID, "")
 	o := t.runJudged()
 	cancel()
 	// The sessions are deleted even when the run was interrupted.
 	t.ctx = context.Background()
 	t.cleanup()
-	if ctx.Err() != nil {
+	// A read deadline taken from the budget can pass before the
+	// context's own timer fires: the deadline decides, as in outOfTime.
+	if d, ok := ctx.Deadline(); ctx.Err() != nil || ok && !time.Now().Before(d) {
 		o = outcome{verdict: Error, reason: "not finished: the " + p.opts.budgetTime().String() + " budget ran out (" + string(o.verdict) + " so far: " + o.reason + ")"}
 		res.unfinished = true
 	}
@@ -502,6 +511,7 @@ func (p *prober) finish(res *Result, t *checkRun) {
 	p.mu.Lock()
 	p.finished = append(p.finished, res)
 	p.mu.Unlock()
+	p.progress(res.Check.ID, res.Verdict)
 	if p.opts.Trace == nil {
 		return
 	}

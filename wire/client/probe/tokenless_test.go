@@ -12,7 +12,7 @@ import (
 // TestRunWithoutTheTokenItNeeds: against rawmcp, which asks for a token,
 // a run without one is not stopped at PRE-01: it judges what needs no
 // token (Host, Origin, methods, framing, the 401 and its challenge, the
-// metadata, the scans of what came back) and skips everything else with
+// metadata, the scans and the schema check of what came back) and skips everything else with
 // "needs -token", a 401 never taken for the refusal a check asked about.
 func TestRunWithoutTheTokenItNeeds(t *testing.T) {
 	srv := startRawmcp(t)
@@ -21,7 +21,7 @@ func TestRunWithoutTheTokenItNeeds(t *testing.T) {
 		"PRE-01": probe.Pass, "PRE-03": probe.Pass,
 		"HO-01": probe.Pass, "HO-02": probe.Pass, "HO-04": probe.Pass, "HO-06": probe.Pass,
 		"MM-01": probe.Pass, "MM-02": probe.Pass, "MM-05": probe.Pass, "MM-07": probe.Pass,
-		"JR-10": probe.Pass,
+		"JR-10": probe.Pass, "JR-11": probe.Pass,
 		"AU-01": probe.Pass, "AU-02": probe.Pass, "AU-03": probe.Pass, "AU-04": probe.Pass, "AU-11": probe.Pass,
 		"LF-02": probe.Pass, "LF-03": probe.Pass, "LF-04": probe.Pass, "LF-05": probe.Pass, "LF-06": probe.Pass, "LF-07": probe.Pass, "LF-08": probe.Pass,
 		"EH-02": probe.Pass,

@@ -3,8 +3,6 @@ package probe
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"io"
 	"slices"
 	"unicode/utf8"
 )
@@ -28,6 +26,25 @@ func (e *TokensError) Error() string {
 	return "probe: the tokens file's " + e.Member + " " + e.Reason
 }
 
+// ErrServeTokenFile reports rawmcp serve's token file given to probe
+// -tokens: the two files hold different things.
+var ErrServeTokenFile = &TokensError{Reason: `is a rawmcp serve token file (a list of token records): probe -tokens takes one object of the tokens a server must refuse or limit, {"wrong_audience": "...", "wrong_issuer": "...", "expired": "...", "low_scope": "..."}; give a valid token of that file with -token (and another principal's with -token2)`}
+
+// isServeTokenFile reports whether data is a list of token records, as
+// rawmcp serve -tokens reads.
+func isServeTokenFile(data []byte) bool {
+	var records []map[string]json.RawMessage
+	if json.Unmarshal(data, &records) != nil || len(records) == 0 {
+		return false
+	}
+	for _, r := range records {
+		if r["token"] == nil {
+			return false
+		}
+	}
+	return true
+}
+
 // ParseNamedTokens reads a -tokens file: one JSON object whose members are
 // named kinds and whose values are tokens,
 //
@@ -35,10 +52,18 @@ func (e *TokensError) Error() string {
 //
 // Every member is optional; an unknown or repeated name, a value that is
 // not a string, and a token that is empty or has a byte outside 0x21-0x7E
-// (it would not fit an Authorization header unchanged) are refused.
+// (it would not fit an Authorization header unchanged) are refused; a
+// syntax error says where it is, and rawmcp serve's token file (a list
+// of records) is named as such.
 func ParseNamedTokens(data []byte) (map[string]string, error) {
 	if !utf8.Valid(data) {
 		return nil, &TokensError{Reason: "is not UTF-8"}
+	}
+	if err := JSONSyntax(data); err != nil {
+		return nil, &TokensError{Reason: "is " + err.Error()}
+	}
+	if isServeTokenFile(data) {
+		return nil, &TokensError{Reason: ErrServeTokenFile.Reason}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if open, err := dec.Token(); err != nil || open != json.Delim('{') {
@@ -69,11 +94,6 @@ func ParseNamedTokens(data []byte) (map[string]string, error) {
 		}
 		out[name] = token
 	}
-	if _, err := dec.Token(); err != nil {
-		return nil, &TokensError{Reason: "is not a JSON object"}
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, &TokensError{Reason: "has bytes after its object"}
-	}
+	// JSONSyntax saw one value and nothing after it.
 	return out, nil
 }

@@ -25,8 +25,11 @@ func TestParseNamedTokens(t *testing.T) {
 		{"a token with a space", `{"expired": "a b"}`, nil, &TokensError{Member: "expired", Reason: "is empty or holds a byte outside 0x21-0x7E"}},
 		{"an empty token", `{"expired": ""}`, nil, &TokensError{Member: "expired", Reason: "is empty or holds a byte outside 0x21-0x7E"}},
 		{"an array", `["a"]`, nil, &TokensError{Reason: "is not a JSON object"}},
-		{"bytes after the object", `{} x`, nil, &TokensError{Reason: "has bytes after its object"}},
-		{"a second object", `{} {}`, nil, &TokensError{Reason: "has bytes after its object"}},
+		{"a syntax error says where", "{\n  \"expired\": \"a\",\n}", nil,
+			&TokensError{Reason: "is not JSON: invalid character '}' looking for beginning of object key string at line 3, column 1"}},
+		{"rawmcp serve's token file", `[{"token": "tok-alice", "token_id": "alice", "subject": "alice"}]`, nil, ErrServeTokenFile},
+		{"bytes after the object", `{} x`, nil, &TokensError{Reason: "is not JSON: invalid character 'x' after top-level value at line 1, column 4"}},
+		{"a second object", `{} {}`, nil, &TokensError{Reason: "is not JSON: invalid character '{' after top-level value at line 1, column 4"}},
 		{"not UTF-8", "{\"expired\": \"\xff\"}", nil, &TokensError{Reason: "is not UTF-8"}},
 	}
 	for _, tt := range tests {
