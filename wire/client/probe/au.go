@@ -10,13 +10,13 @@ import (
 
 // auGroup is the AU group: each check is declared right above its run
 // function; a check is in the catalogue when it is in this list.
-var auGroup = group{Group{"AU", "Authorization (resource server)"}, []*Check{&au01, &au02, &au03, &au04, &au05, &au06, &au07, &au08, &au09, &au10, &au11}}
+var auGroup = group{Group{"AU", "Authorization (resource server)"}, eraBoundary, []*Check{&au01, &au02, &au03, &au04, &au05, &au06, &au07, &au08, &au09, &au10, &au11}}
 
 // AU-01: a request without a token gets 401 and a Bearer challenge.
-var au01 = Check{ID: "AU-01", Level: Must, Source: "MCP Authorization §Error handling; RFC 9110 §11.6.1", Rule: rule.ChallengeOn401, Needs: NeedLegacy,
+var au01 = Check{asks: askOpening, ID: "AU-01", Level: Must, Source: "MCP Authorization §Error handling; RFC 9110 §11.6.1", Rule: rule.ChallengeOn401,
 	Section: "RFC 9110 §11.6.1; MCP Authorization 2025-11-25 §Error Handling", Keyword: "MUST", Binds: Server,
 	Title:    "A missing token gets a challenge",
-	Sends:    "initialize without Authorization",
+	Sends:    "initialize (server/discover to a 2026-07-28-only target) without Authorization",
 	Passes:   "401 with a WWW-Authenticate Bearer challenge; on a target that needs no token, fails with -token, skips without",
 	Fix:      "Answer a request without a token with 401 and a WWW-Authenticate: Bearer challenge that names resource_metadata. The Go SDK's auth.RequireBearerToken sends the challenge only when RequireBearerTokenOptions.ResourceMetadataURL (or Scopes) is set, the TypeScript SDK's requireBearerAuth names it with resourceMetadataUrl; a hand-written 401 with only a JSON body lacks it.",
 	Link:     "https://www.rfc-editor.org/rfc/rfc9110#section-11.6.1",
@@ -25,12 +25,12 @@ var au01 = Check{ID: "AU-01", Level: Must, Source: "MCP Authorization §Error ha
 func runAU01(t *checkRun) outcome {
 	if !t.p.auth {
 		if t.p.opts.Token != "" {
-			return t.unmet("served initialize without any token although -token was given: nothing is protected").with("401", "a result without a token")
+			return t.unmet("served %s without any token although -token was given: nothing is protected", t.openingName()).with("401", "a result without a token")
 		}
 		return t.skip("the target serves requests without a token: no authorization to check")
 	}
-	req, _ := t.initialize(drop("Authorization"))
-	r := t.send("initialize without a token", req.Bytes(), toResponse, 0)
+	req, _ := t.opening(drop("Authorization"))
+	r := t.send(t.openingName()+" without a token", req.Bytes(), toResponse, 0)
 	switch {
 	case r.resp == nil:
 		return t.errored("%s", r.describe())
@@ -46,7 +46,7 @@ func runAU01(t *checkRun) outcome {
 }
 
 // AU-02: the metadata is discoverable and names this endpoint.
-var au02 = Check{ID: "AU-02", Level: Must, Source: "MCP Authorization §PRM discovery; RFC 9728 §3, §3.3", Rule: rule.MetadataResource, Needs: NeedAuth | NeedLegacy, Since: "2025-06-18",
+var au02 = Check{asks: askOpening, ID: "AU-02", Level: Must, Source: "MCP Authorization §PRM discovery; RFC 9728 §3, §3.3", Rule: rule.MetadataResource, Needs: NeedAuth, Since: "2025-06-18",
 	Section: "MCP Authorization 2025-11-25 §Protected Resource Metadata Discovery Requirements", Keyword: "MUST", Binds: Server,
 	Title:    "Metadata is discoverable",
 	Sends:    "without a token: the challenge's resource_metadata on the target's origin, then the well-known paths with and without the endpoint's path",
@@ -82,18 +82,18 @@ func runAU02(t *checkRun) outcome {
 }
 
 // AU-03: a token the server never issued gets 401 invalid_token.
-var au03 = Check{ID: "AU-03", Level: Must, Source: "MCP Authorization; RFC 6750 §3.1 (error: SHOULD)", Rule: rule.InvalidToken, Needs: NeedAuth | NeedLegacy,
+var au03 = Check{asks: askOpening, ID: "AU-03", Level: Must, Source: "MCP Authorization; RFC 6750 §3.1 (error: SHOULD)", Rule: rule.InvalidToken, Needs: NeedAuth,
 	Section: "MCP Authorization 2025-11-25 §Token Handling", Keyword: "MUST", Binds: Server,
 	Title:    "A garbage token refused",
-	Sends:    "initialize with Bearer not-a-token",
+	Sends:    "initialize (server/discover to a 2026-07-28-only target) with Bearer not-a-token",
 	Passes:   "401 with error=\"invalid_token\" (401 without it warns)",
 	Fix:      "Answer an invalid, unknown or malformed token with 401 and a Bearer challenge carrying error=\"invalid_token\" (a 403 is for a valid token without the rights). The Go SDK's auth.RequireBearerToken answers 401 without the error parameter, so add it to WWW-Authenticate in a wrapper of your own.",
 	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#token-handling",
 	Sessions: 1, run: runAU03}
 
 func runAU03(t *checkRun) outcome {
-	req, _ := t.initialize(set("Authorization", "Bearer not-a-token"))
-	r := t.send("initialize with Bearer not-a-token", req.Bytes(), toResponse, 0)
+	req, _ := t.opening(set("Authorization", "Bearer not-a-token"))
+	r := t.send(t.openingName()+" with Bearer not-a-token", req.Bytes(), toResponse, 0)
 	if r.resp == nil {
 		return t.errored("%s", r.describe())
 	}
@@ -108,24 +108,24 @@ func runAU03(t *checkRun) outcome {
 
 // AU-04: a request without a bearer credential gets the bare challenge:
 // no error code, because there is no token to be wrong (RFC 6750 §3.1).
-var au04 = Check{ID: "AU-04", Level: Should, Source: "RFC 6750 §3.1 (SHOULD NOT)", Rule: rule.NoCredentials, Needs: NeedAuth | NeedLegacy,
+var au04 = Check{asks: askOpening, ID: "AU-04", Level: Should, Source: "RFC 6750 §3.1 (SHOULD NOT)", Rule: rule.NoCredentials, Needs: NeedAuth,
 	Section: "RFC 6750 §3.1", Keyword: "SHOULD", Binds: Server,
 	Title:    "No error code without credentials",
-	Sends:    "initialize without Authorization, then with Authorization: Basic",
+	Sends:    "initialize (server/discover to a 2026-07-28-only target) without Authorization, then with Authorization: Basic",
 	Passes:   "401 to both, with a challenge that has no error parameter",
 	Fix:      "Answer a request that carries no Bearer token (none at all, or another scheme such as Basic) with a challenge without an error parameter: error=\"invalid_token\" is for a token that was sent and failed. The TypeScript SDK's requireBearerAuth adds it for a missing token too; answer the missing-token case before it.",
 	Link:     "https://www.rfc-editor.org/rfc/rfc6750#section-3.1",
 	Sessions: 2, run: runAU04}
 
 func runAU04(t *checkRun) outcome {
-	none, _ := t.initialize(drop("Authorization"))
-	basic, _ := t.initialize(set("Authorization", "Basic cHJvYmU6cHJvYmU="))
+	none, _ := t.opening(drop("Authorization"))
+	basic, _ := t.opening(set("Authorization", "Basic cHJvYmU6cHJvYmU="))
 	for _, x := range []struct {
 		what string
 		r    *reply
 	}{
-		{"no Authorization", t.send("initialize without a token", none.Bytes(), toResponse, 0)},
-		{"Authorization: Basic", t.send("initialize with Basic credentials", basic.Bytes(), toResponse, 0)},
+		{"no Authorization", t.send(t.openingName()+" without a token", none.Bytes(), toResponse, 0)},
+		{"Authorization: Basic", t.send(t.openingName()+" with Basic credentials", basic.Bytes(), toResponse, 0)},
 	} {
 		switch c, _ := x.r.bearer(); {
 		case x.r.resp == nil:
@@ -144,10 +144,10 @@ func runAU04(t *checkRun) outcome {
 // AU-05: a token in the query is never accepted. The query carries a
 // decoy shaped like a token, never a real one: a query lands in access
 // logs, the very leak RFC 6750 §2.3 forbids.
-var au05 = Check{ID: "AU-05", Level: Hardening, Source: "MCP Authorization §Access token usage; RFC 6750 §2.3", Rule: rule.NoTokenInQuery, Needs: NeedToken | NeedAuth | NeedLegacy,
+var au05 = Check{asks: askOpening, ID: "AU-05", Level: Hardening, Source: "MCP Authorization §Access token usage; RFC 6750 §2.3", Rule: rule.NoTokenInQuery, Needs: NeedToken | NeedAuth,
 	Section: "MCP Authorization 2025-11-25 §Access Token Usage (never in the URI query string)", Keyword: "MUST", Binds: Client,
 	Title:    "A token in the query is not accepted",
-	Sends:    "initialize with ?access_token=DECOY (random, never the real token) and no Authorization",
+	Sends:    "initialize (server/discover to a 2026-07-28-only target) with ?access_token=DECOY (random, never the real token) and no Authorization",
 	Passes:   "a 4xx that does not echo the decoy",
 	Fix:      "Read the token only from the Authorization header and refuse a request that carries access_token in the query (400 or 401), without echoing it. Tokens in URLs end up in proxy and server logs; a generic token extractor that also reads the query is the usual cause.",
 	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#token-requirements",
@@ -155,9 +155,9 @@ var au05 = Check{ID: "AU-05", Level: Hardening, Source: "MCP Authorization §Acc
 
 func runAU05(t *checkRun) outcome {
 	decoy := t.p.markers.query
-	req, _ := t.initialize(drop("Authorization"))
+	req, _ := t.opening(drop("Authorization"))
 	req.Path += "?access_token=" + decoy
-	r := t.send("initialize with ?access_token=<decoy> and no header", req.Bytes(), toResponse, 0)
+	r := t.send(t.openingName()+" with ?access_token=<decoy> and no header", req.Bytes(), toResponse, 0)
 	switch {
 	case r.resp == nil:
 		return t.errored("%s", r.describe())
@@ -173,26 +173,26 @@ func runAU05(t *checkRun) outcome {
 
 // AU-06: the scheme is case-insensitive, and the credential is one
 // b64token: "bearer T" is accepted, "Bearer a b" refused.
-var au06 = Check{ID: "AU-06", Level: Must, Source: "RFC 9110 §11.1; RFC 6750 §2.1", Rule: rule.BearerSyntax, Needs: NeedToken | NeedAuth | NeedLegacy,
+var au06 = Check{asks: askOpening, ID: "AU-06", Level: Must, Source: "RFC 9110 §11.1; RFC 6750 §2.1", Rule: rule.BearerSyntax, Needs: NeedToken | NeedAuth,
 	Section: "RFC 9110 §11.1 (the scheme is a case-insensitive token)", Keyword: "MUST", Binds: Server,
 	Title:    "Authorization header syntax",
-	Sends:    "initialize with \"bearer T\", then with \"Bearer a b\"",
+	Sends:    "initialize (server/discover to a 2026-07-28-only target) with \"bearer T\", then with \"Bearer a b\"",
 	Passes:   "a result to the first, a 4xx to the second",
 	Fix:      "Match the authentication scheme case-insensitively (bearer and Bearer are one scheme) and refuse a credential with extra parts (Bearer a b) with 400 or 401. A hand-written prefix test for \"Bearer \" fails the first; splitting on spaces and ignoring the rest fails the second.",
 	Link:     "https://www.rfc-editor.org/rfc/rfc9110#section-11.1",
 	Sessions: 2, run: runAU06}
 
 func runAU06(t *checkRun) outcome {
-	lower, id := t.initialize(set("Authorization", "bearer "+t.p.opts.Token))
-	r := t.send("initialize with the scheme in lower case", lower.Bytes(), toResponse, 0)
+	lower, id := t.opening(set("Authorization", "bearer "+t.p.opts.Token))
+	r := t.send(t.openingName()+" with the scheme in lower case", lower.Bytes(), toResponse, 0)
 	if r.resp == nil {
 		return t.errored("bearer (lower case): %s", r.describe())
 	}
 	if !r.isResult(id) {
 		return t.unmet("bearer (lower case) %s: the scheme is case-insensitive (RFC 9110 §11.1)", r.describe()).with("a result", r.actual()+" for bearer (lower case)")
 	}
-	words, _ := t.initialize(set("Authorization", "Bearer a b"))
-	w := t.send("initialize with Bearer a b", words.Bytes(), toResponse, 0)
+	words, _ := t.opening(set("Authorization", "Bearer a b"))
+	w := t.send(t.openingName()+" with Bearer a b", words.Bytes(), toResponse, 0)
 	switch {
 	case w.resp == nil:
 		return t.errored("Bearer a b: %s", w.describe())
@@ -208,8 +208,8 @@ func (t *checkRun) tokenRefused(kind string) (outcome, bool) {
 	if token == "" {
 		return t.skip("needs %s in -tokens", kind), false
 	}
-	req, _ := t.initialize(set("Authorization", "Bearer "+token))
-	r := t.send("initialize with the "+kind+" token", req.Bytes(), toResponse, 0)
+	req, _ := t.opening(set("Authorization", "Bearer "+token))
+	r := t.send(t.openingName()+" with the "+kind+" token", req.Bytes(), toResponse, 0)
 	switch {
 	case r.resp == nil:
 		return t.errored("the %s token: %s", kind, r.describe()), false
@@ -222,10 +222,10 @@ func (t *checkRun) tokenRefused(kind string) (outcome, bool) {
 }
 
 // AU-07: a token for another resource (audience) is refused.
-var au07 = Check{ID: "AU-07", Level: Must, Source: "MCP Authorization §Token handling; RFC 8707", Rule: rule.AudienceBound, Needs: NeedNamed | NeedAuth | NeedLegacy,
+var au07 = Check{asks: askOpening, ID: "AU-07", Level: Must, Source: "MCP Authorization §Token handling; RFC 8707", Rule: rule.AudienceBound, Needs: NeedNamed | NeedAuth,
 	Section: "MCP Authorization 2025-11-25 §Token Handling", Keyword: "MUST", Binds: Server,
 	Title:    "Tokens for another resource refused",
-	Sends:    "initialize with the wrong_audience token",
+	Sends:    "initialize (server/discover to a 2026-07-28-only target) with the wrong_audience token",
 	Passes:   "401",
 	Fix:      "Validate the token's audience (aud, or the resource it was issued for under RFC 8707) against this server's own URL and answer 401 when it names another resource. With the Go and TypeScript SDKs that is the token verifier you pass to their bearer middleware, which must check aud as well as the signature.",
 	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#token-handling",
@@ -239,10 +239,10 @@ func runAU07(t *checkRun) outcome {
 // AU-08: an expired token and one from a foreign issuer are refused. With
 // one of the two missing the check says so and never passes on half the
 // evidence.
-var au08 = Check{ID: "AU-08", Level: Must, Source: "MCP Authorization §Token handling", Rule: rule.InvalidToken, Needs: NeedNamed | NeedAuth | NeedLegacy,
+var au08 = Check{asks: askOpening, ID: "AU-08", Level: Must, Source: "MCP Authorization §Token handling", Rule: rule.InvalidToken, Needs: NeedNamed | NeedAuth,
 	Section: "MCP Authorization 2025-11-25 §Token Handling", Keyword: "MUST", Binds: Server,
 	Title:    "Expired or foreign-issuer tokens refused",
-	Sends:    "initialize with the expired token, then with the wrong_issuer token",
+	Sends:    "initialize (server/discover to a 2026-07-28-only target) with the expired token, then with the wrong_issuer token",
 	Passes:   "401 to both; with only one of them, fails if it is accepted and skips otherwise",
 	Fix:      "Refuse expired tokens, and tokens from an issuer other than the server's authorization server, with 401. The token verifier passed to the SDK's bearer middleware must check exp and iss; one that only checks the signature against a shared key accepts both.",
 	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#token-handling",
@@ -272,7 +272,7 @@ func runAU08(t *checkRun) outcome {
 // insufficient_scope naming the scope and the metadata. The low_scope
 // token opens a session (or is refused at initialize), then tries each
 // list method the server declares until one is refused.
-var au09 = Check{ID: "AU-09", Level: Should, Source: "MCP Authorization §Scope challenge", Rule: rule.InsufficientScope, Needs: NeedNamed | NeedAuth | NeedLegacy, Since: "2025-11-25",
+var au09 = Check{asks: askSession, ID: "AU-09", Level: Should, Source: "MCP Authorization §Scope challenge", Rule: rule.InsufficientScope, Needs: NeedNamed | NeedAuth, Since: "2025-11-25",
 	Section: "MCP Authorization 2025-11-25 §Scope Challenge Handling", Keyword: "SHOULD", Binds: Server,
 	Title:    "Insufficient scope gets a step-up challenge",
 	Sends:    "with the low_scope token: initialize, then each declared list method until one gets 403",
@@ -335,7 +335,7 @@ func (t *checkRun) stepUp(r *reply, method string) outcome {
 
 // AU-10: GET and DELETE are authenticated too, and a tokenless DELETE
 // ends nothing.
-var au10 = Check{ID: "AU-10", Level: Must, Source: "MCP Authorization (\"every HTTP request\")", Rule: rule.EveryRequestAuthenticated, Needs: NeedToken | NeedAuth | NeedLegacy,
+var au10 = Check{asks: askSession, ID: "AU-10", Level: Must, Source: "MCP Authorization (\"every HTTP request\")", Rule: rule.EveryRequestAuthenticated, Needs: NeedToken | NeedAuth,
 	Section: "MCP Authorization 2025-11-25 §Token Handling", Keyword: "MUST", Binds: Server,
 	Title:    "Every method is authenticated",
 	Sends:    "GET and DELETE on a live session without Authorization, then a ping with the token",
@@ -381,7 +381,7 @@ func runAU10(t *checkRun) outcome {
 // served or refused for the lack of a token (NeedMetadata): a target with
 // none at all has one defect, AU-02's. AU-02 runs after it, so a document
 // behind a token is reported here once, not again as "no metadata".
-var au11 = Check{ID: "AU-11", Level: Must, Source: "RFC 9728 §3", Rule: rule.MetadataServed, Needs: NeedAuth | NeedMetadata | NeedLegacy, Since: "2025-06-18",
+var au11 = Check{asks: askOpening, ID: "AU-11", Level: Must, Source: "RFC 9728 §3", Rule: rule.MetadataServed, Needs: NeedAuth | NeedMetadata, Since: "2025-06-18",
 	Section: "RFC 9728 §3 (the metadata is fetched without a token)", Keyword: "MUST", Binds: Server,
 	Title:    "The metadata endpoint needs no token",
 	Sends:    "the metadata requests of AU-02, without a token",

@@ -25,10 +25,38 @@ var groups = []*group{
 	&eraGroup,
 }
 
-// group is a section of the catalogue and its checks.
+// group is a section of the catalogue, the revision its checks are judged
+// on, and its checks.
 type group struct {
 	Group
+	era    era
 	checks []*Check
+}
+
+// era is which MCP revision a group's checks need the target to speak.
+// It is said once, by the group: the catalogue adds its need to each
+// check, so that no check repeats it.
+type era uint8
+
+const (
+	// eraLegacy: every check needs a 2025-11-25 target (NeedLegacy).
+	eraLegacy era = iota + 1
+	// eraModern: every check needs a 2026-07-28 target (NeedModern).
+	eraModern
+	// eraBoundary: the HTTP boundary, judged on whichever revision the
+	// target speaks; a check that cannot be says so itself (asks).
+	eraBoundary
+)
+
+// need is what era adds to c's needs.
+func (e era) need(c *Check) Need {
+	switch {
+	case e == eraLegacy, e == eraBoundary && c.asks == askSession:
+		return NeedLegacy
+	case e == eraModern:
+		return NeedModern
+	}
+	return 0
 }
 
 // catalogue is every check: group order, then id within a group, each
@@ -41,6 +69,7 @@ var catalogue = func() []Check {
 		for _, c := range checks {
 			c := *c
 			c.Group = g.Code
+			c.Needs |= g.era.need(&c)
 			out = append(out, c)
 		}
 	}

@@ -403,3 +403,30 @@ func TestInline(t *testing.T) {
 		}
 	}
 }
+
+// TestEraIsTheGroups: the revision a check needs the target to speak is
+// its group's, said once by the group; no check repeats it. Inside a
+// boundary group a check that opens a 2025-11-25 session says so with
+// asks, and only there is asks meaningful.
+func TestEraIsTheGroups(t *testing.T) {
+	var problems []string
+	for _, g := range groups {
+		if g.era == 0 {
+			problems = append(problems, g.Code+": no era")
+		}
+		for _, c := range g.checks {
+			if c.Needs&(NeedLegacy|NeedModern) != 0 {
+				problems = append(problems, c.ID+": declares "+(c.Needs&(NeedLegacy|NeedModern)).String()+", which its group's era says")
+			}
+			if g.era != eraBoundary && c.asks != askOwn {
+				problems = append(problems, c.ID+": asks for a request, but its group's era decides its revision")
+			}
+			if g.era == eraBoundary && c.Opens > 0 && c.asks != askSession {
+				problems = append(problems, c.ID+": opens a session without asking for a 2025-11-25 session")
+			}
+		}
+	}
+	if diff := cmp.Diff([]string(nil), problems); diff != "" {
+		t.Errorf("eras (-want +got):\n%s", diff)
+	}
+}

@@ -112,6 +112,25 @@ func (n Need) String() string {
 	return strings.Join(parts, ", ")
 }
 
+// ask is the request a check of a boundary group builds on, which
+// decides whether it can be judged on a 2026-07-28 target.
+type ask uint8
+
+const (
+	// askOwn: requests of the check's own making, fit for either revision
+	// (a PUT, a broken frame), or none.
+	askOwn ask = iota
+	// askOpening: the request that reaches the endpoint in the revision
+	// the target speaks (checkRun.opening): initialize on a 2025-11-25
+	// target, server/discover on a 2026-07-28-only one. Such a check has a
+	// modern form.
+	askOpening
+	// askSession: a 2025-11-25 session (initialize, Mcp-Session-Id, its
+	// GET stream or DELETE), which 2026-07-28 has not: the check needs a
+	// target that speaks 2025-11-25 (NeedLegacy).
+	askSession
+)
+
 // Party is whom the requirement a check rests on binds.
 type Party string
 
@@ -214,6 +233,9 @@ type Check struct {
 	// ones a server creates when it should have refused; the runner keeps
 	// the sum within the target's limits.
 	Sessions int
+
+	// asks is the request a check of a boundary group builds on.
+	asks ask
 
 	phase phase
 	// long marks a check that waits for seconds on purpose (a trickled

@@ -17,15 +17,15 @@ import (
 // in front of a server keeps or breaks. Each check is declared right
 // above its run function; a check is in the catalogue when it is in this
 // list.
-var dpGroup = group{Group{"DP", "Deployment (TLS, proxies, load balancers)"}, []*Check{&dp01, &dp02, &dp03, &dp04, &dp05, &dp06, &dp07, &dp08, &dp09, &dp10, &dp11, &dp12}}
+var dpGroup = group{Group{"DP", "Deployment (TLS, proxies, load balancers)"}, eraBoundary, []*Check{&dp01, &dp02, &dp03, &dp04, &dp05, &dp06, &dp07, &dp08, &dp09, &dp10, &dp11, &dp12}}
 
 // DP-01: a protected endpoint is served over TLS. Loopback is judged by
 // the URL's host (127.0.0.0/8, [::1], localhost), never by the address
 // dialled; only an http URL to another host costs requests.
-var dp01 = Check{ID: "DP-01", Level: Must, Source: "RFC 6750 §5.3; RFC 9728 §1.2; OAuth 2.1 §1.5", Rule: rule.TLSForProtected, Needs: NeedLegacy,
+var dp01 = Check{asks: askOpening, ID: "DP-01", Level: Must, Source: "RFC 6750 §5.3; RFC 9728 §1.2; OAuth 2.1 §1.5", Rule: rule.TLSForProtected,
 	Section: "OAuth 2.1 §1.5; RFC 6750 §5.3", Keyword: "MUST", Binds: Deployment,
 	Title:    "A protected endpoint is served over TLS",
-	Sends:    "nothing for an https or loopback URL; otherwise initialize without a token, then the metadata",
+	Sends:    "nothing for an https or loopback URL; otherwise initialize (server/discover to a 2026-07-28-only target) without a token, then the metadata",
 	Passes:   "the URL is https or its host loopback; an http URL to another host that answers a Bearer challenge or serves metadata fails",
 	Fix:      "Serve a protected MCP endpoint only over https, with TLS ended at the server or at the proxy in front; keep plain http for loopback. A token sent in cleartext can be read and replayed by anyone on the path.",
 	Link:     "https://www.rfc-editor.org/rfc/rfc6750#section-5.3",
@@ -39,10 +39,10 @@ func runDP01(t *checkRun) outcome {
 	case target.Loopback:
 		return t.pass("loopback: cleartext http never leaves the machine")
 	}
-	req, _ := t.initialize(drop("Authorization"))
-	r := t.send("initialize without a token", req.Bytes(), toResponse, 0)
+	req, _ := t.opening(drop("Authorization"))
+	r := t.send(t.openingName()+" without a token", req.Bytes(), toResponse, 0)
 	if r.resp == nil {
-		return t.errored("initialize without a token %s", r.describe())
+		return t.errored("%s without a token %s", t.openingName(), r.describe())
 	}
 	if _, ok := r.bearer(); ok {
 		return t.unmet("http to %s, which answers a Bearer challenge: tokens would travel in cleartext (RFC 6750 §5.3)", target.Hostname).with("https, or no Bearer challenge over http", "a Bearer challenge over http to "+target.Hostname)
@@ -95,7 +95,7 @@ func runDP02(t *checkRun) outcome {
 // would turn the POST into a GET, so only 301 and 308 to the same URL
 // count as a redirect. It runs after the concurrent checks, so their
 // answers are there for the HSTS part.
-var dp03 = Check{ID: "DP-03", Level: Should, Source: "RFC 6797; RFC 9325 §3.2", Rule: rule.NoCleartextTwin, Needs: NeedLegacy,
+var dp03 = Check{asks: askSession, ID: "DP-03", Level: Should, Source: "RFC 6797; RFC 9325 §3.2", Rule: rule.NoCleartextTwin,
 	Section: "RFC 9325 §3.2; RFC 6797", Keyword: "SHOULD", Binds: Deployment,
 	Title:    "The cleartext twin does not serve MCP",
 	Sends:    "POST initialize without a token and GET to http://HOST/PATH of an https URL (port 80, dialled as the endpoint is: -resolve HOST:80:ADDR)",
@@ -150,20 +150,20 @@ func runDP03(t *checkRun) outcome {
 // Host to its upstream makes the server name its internal URL. It runs
 // after AU-11 and AU-02: a document that is missing, behind a token or
 // names another resource is their finding, reported once.
-var dp04 = Check{ID: "DP-04", Level: Must, Source: "RFC 9728 §3.3, §5.1", Rule: rule.MetadataResource, Needs: NeedAuth | NeedLegacy, Since: "2025-06-18",
+var dp04 = Check{asks: askOpening, ID: "DP-04", Level: Must, Source: "RFC 9728 §3.3, §5.1", Rule: rule.MetadataResource, Needs: NeedAuth, Since: "2025-06-18",
 	Section: "RFC 9728 §3.3", Keyword: "MUST", Binds: Deployment,
 	Title:    "The metadata names the public URL",
-	Sends:    "initialize without a token; the metadata at the path-inserted and root well-known paths and at the challenge's resource_metadata",
+	Sends:    "initialize (server/discover to a 2026-07-28-only target) without a token; the metadata at the path-inserted and root well-known paths and at the challenge's resource_metadata",
 	Passes:   "every document's resource is exactly the URL probed; resource_metadata is absolute, on the URL's scheme and origin; skips without authorization",
 	Fix:      "Set the metadata's resource, and the resource_metadata URL in the challenge, to the public https URL clients use, not the address the server listens on behind the proxy. Configure that URL explicitly (for the Go SDK, in RequireBearerTokenOptions.ResourceMetadataURL and the metadata you serve) instead of deriving it from the request.",
 	Link:     "https://www.rfc-editor.org/rfc/rfc9728#section-3.3",
 	Sessions: 1, After: []string{"AU-11", "AU-02"}, run: runDP04}
 
 func runDP04(t *checkRun) outcome {
-	req, _ := t.initialize(drop("Authorization"))
-	r := t.send("initialize without a token, for the challenge", req.Bytes(), toResponse, 0)
+	req, _ := t.opening(drop("Authorization"))
+	r := t.send(t.openingName()+" without a token, for the challenge", req.Bytes(), toResponse, 0)
 	if r.resp == nil {
-		return t.errored("initialize without a token %s", r.describe())
+		return t.errored("%s without a token %s", t.openingName(), r.describe())
 	}
 	var faults, notes []string
 	paths := append([]string(nil), t.p.target.MetadataPaths...)
@@ -210,7 +210,7 @@ func runDP04(t *checkRun) outcome {
 // server names: one that builds them from these headers hands a client's
 // token to whoever sent them. A hop that sets them must overwrite what
 // the client sent.
-var dp05 = Check{ID: "DP-05", Level: Must, Source: "RFC 9728 §3.3, §7.3", Rule: rule.ForwardedNotTrusted, Needs: NeedAuth | NeedLegacy,
+var dp05 = Check{asks: askOpening, ID: "DP-05", Level: Must, Source: "RFC 9728 §3.3, §7.3", Rule: rule.ForwardedNotTrusted, Needs: NeedAuth,
 	Section: "RFC 9728 §3.3, §7.3 (resource names the public URL; no impersonation)", Keyword: "MUST", Binds: Deployment,
 	Title:    "Forwarded headers do not steer",
 	Sends:    "DP-04's requests with X-Forwarded-Host: evil.example, X-Forwarded-Proto: http and Forwarded: host=evil.example;proto=http",
@@ -227,8 +227,8 @@ func runDP05(t *checkRun) outcome {
 	for _, f := range forwarded {
 		edits = append(edits, set(f[0], f[1]))
 	}
-	req, _ := t.initialize(edits...)
-	replies := []*reply{t.send("initialize without a token, with forwarded headers", req.Bytes(), toResponse, 0)}
+	req, _ := t.opening(edits...)
+	replies := []*reply{t.send(t.openingName()+" without a token, with forwarded headers", req.Bytes(), toResponse, 0)}
 	for _, path := range t.p.target.MetadataPaths {
 		replies = append(replies, t.send("GET the metadata at "+path+", with forwarded headers", t.metadataRequest(path, forwarded), toEnd, 0))
 	}
@@ -265,7 +265,7 @@ func runDP05(t *checkRun) outcome {
 // case field; served again, the server ignores it (PV-01's finding).
 // The session id goes on a list request: ping may be served without a
 // session at all.
-var dp06 = Check{ID: "DP-06", Level: Must, Source: "MCP Transports §Protocol Version, §Session 3; RFC 9110 §11.6.1", Rule: rule.HeadersCrossHop, Needs: NeedSessions | NeedLegacy,
+var dp06 = Check{asks: askSession, ID: "DP-06", Level: Must, Source: "MCP Transports §Protocol Version, §Session 3; RFC 9110 §11.6.1", Rule: rule.HeadersCrossHop, Needs: NeedSessions,
 	Section: "MCP Transports 2025-11-25 §Protocol Version Header, §Session Management; RFC 9110 §5.1 (names are case-insensitive)", Keyword: "MUST", Binds: Deployment,
 	Title:    "MCP headers survive the hop",
 	Sends:    "on a session, ping with mcp-protocol-version: 1999-01-01, a list request with an unknown mcp-session-id, and a ping without a token",
@@ -348,7 +348,7 @@ func runDP06(t *checkRun) outcome {
 // once, each on its own session: a server may allow one standalone
 // stream per session (the TypeScript SDK answers a second GET 409), and
 // the probe's own second stream must not be what it judges.
-var dp07 = Check{ID: "DP-07", Level: Should, Source: "MCP Transports §Sending 6 (priming event)", Rule: rule.EventsNotHeld, Needs: NeedSSE | NeedLegacy,
+var dp07 = Check{asks: askSession, ID: "DP-07", Level: Should, Source: "MCP Transports §Sending 6 (priming event)", Rule: rule.EventsNotHeld, Needs: NeedSSE,
 	Section: "MCP Transports 2025-11-25 §Sending Messages to the Server (an event primes the stream at once)", Keyword: "SHOULD", Binds: Deployment,
 	Title:    "Events are not held back",
 	Sends:    "a GET stream (or a POST answered with SSE) on each of two sessions at once, one with Accept-Encoding: gzip, deflate, br; each watched 5 s",
@@ -456,7 +456,7 @@ func (t *checkRun) judgeHeld(name string, plain, encoded streamTiming) outcome {
 // DP-08: an idle stream stays open, or ends with retry. A cut is
 // reported with the second it came at and the usual suspect; the hold
 // outlasts checkTimeout on purpose, so only a cancelled run stops it.
-var dp08 = Check{ID: "DP-08", Level: Should, Source: "MCP Transports §Listening 4", Rule: rule.IdleStreamKept, Needs: NeedSlow | NeedSessions | NeedSSE | NeedLegacy,
+var dp08 = Check{asks: askSession, ID: "DP-08", Level: Should, Source: "MCP Transports §Listening 4", Rule: rule.IdleStreamKept, Needs: NeedSlow | NeedSessions | NeedSSE,
 	Section: "MCP Transports 2025-11-25 §Listening for Messages (a closed stream carries retry first)", Keyword: "SHOULD", Binds: Deployment,
 	Title:    "An idle stream survives",
 	Sends:    "with -slow only: one GET stream on a session, held up to 130 s",
@@ -538,7 +538,7 @@ func runDP08(t *checkRun) outcome {
 }
 
 // DP-09: every request of a session reaches a server that knows it.
-var dp09 = Check{ID: "DP-09", Level: Should, Source: "interoperability", Rule: rule.SessionAffinity, Needs: NeedSessions | NeedLegacy,
+var dp09 = Check{asks: askSession, ID: "DP-09", Level: Should, Source: "interoperability", Rule: rule.SessionAffinity, Needs: NeedSessions,
 	Section: "interoperability (each request of a session reaches the replica that holds it)", Keyword: "", Binds: Deployment,
 	Title:    "A session sticks",
 	Sends:    "8 pings on one session, one after another, each on a fresh connection",
@@ -572,7 +572,7 @@ func runDP09(t *checkRun) outcome {
 // strips X-Accel-Buffering, so its absence behind nginx (by Server or
 // Via) is only info. It runs after the concurrent checks and reads their
 // SSE answers too.
-var dp10 = Check{ID: "DP-10", Level: Hardening, Source: "MCP 2026-07-28 Transports; RFC 9111", Rule: rule.StreamNotBuffered, Needs: NeedLegacy,
+var dp10 = Check{asks: askSession, ID: "DP-10", Level: Hardening, Source: "MCP 2026-07-28 Transports; RFC 9111", Rule: rule.StreamNotBuffered,
 	Section: "MCP 2026-07-28 Transports (X-Accel-Buffering: no); RFC 9111 §5.2.2 (no-store)", Keyword: "SHOULD", Binds: Deployment,
 	Title:    "Streams tell proxies not to buffer or cache",
 	Sends:    "a GET stream and the list methods and ping on a session; reads every SSE answer of the run",
@@ -696,10 +696,10 @@ func runDP11(t *checkRun) outcome {
 // headers every client sends, Last-Event-ID where the server sends event
 // ids (a client resumes with it), and Mcp-Method and Mcp-Name where it
 // speaks 2026-07-28.
-var dp12 = Check{ID: "DP-12", Level: Should, Source: "interoperability (browser clients)", Rule: rule.CORSForOwnOrigin, Needs: NeedLegacy,
+var dp12 = Check{asks: askOpening, ID: "DP-12", Level: Should, Source: "interoperability (browser clients)", Rule: rule.CORSForOwnOrigin,
 	Section: "interoperability (browser clients; the Fetch standard's CORS)", Keyword: "", Binds: Deployment,
 	Title:    "A browser client can keep its session",
-	Sends:    "initialize from the own origin (and a GET for event ids); preflights from http://evil.example and the own origin for MCP's headers, last-event-id if it sends event ids, mcp-method and mcp-name on 2026-07-28",
+	Sends:    "initialize (server/discover on 2026-07-28 only) from the own origin, a GET for event ids; preflights from http://evil.example and the own origin for its clients' headers",
 	Passes:   "no CORS for the foreign origin; CORS for the own allows those and exposes Mcp-Session-Id; no CORS at all is info",
 	Fix:      "Answer CORS only for origins you serve: no Access-Control-Allow-Origin (never a wildcard) to a foreign origin, and to your own, allow the Authorization, Content-Type, Mcp-Session-Id and MCP-Protocol-Version request headers (Last-Event-ID where the server sends event ids, Mcp-Method and Mcp-Name where it speaks 2026-07-28) and expose Mcp-Session-Id with Access-Control-Expose-Headers. In Express that is the cors package with an origin list; mcp-go has WithStreamableHTTPCORS.",
 	Link:     "https://fetch.spec.whatwg.org/#http-cors-protocol",
@@ -716,8 +716,8 @@ var (
 
 func runDP12(t *checkRun) outcome {
 	own := t.p.target.origin()
-	req, _ := t.initialize(set("Origin", own))
-	init := t.send("initialize from the own origin", req.Bytes(), toResponse, 0)
+	req, _ := t.opening(set("Origin", own))
+	init := t.send(t.openingName()+" from the own origin", req.Bytes(), toResponse, 0)
 	ids := sendsEventIDs(init)
 	if id := init.header("Mcp-Session-Id"); id != "" && is2xx(init.status()) && !ids {
 		s := t.issued(init, t.p.authorization())

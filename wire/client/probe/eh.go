@@ -13,14 +13,14 @@ import (
 
 // ehGroup is the EH group: each check is declared right above its run
 // function; a check is in the catalogue when it is in this list.
-var ehGroup = group{Group{"EH", "Error hygiene"}, []*Check{&eh01, &eh02}}
+var ehGroup = group{Group{"EH", "Error hygiene"}, eraBoundary, []*Check{&eh01, &eh02}}
 
 // EH-01: nothing the client sent comes back. EH-01 sends a marker in
 // each place a server is known to echo from (Host, Origin, the version
 // and session headers, the token, the query, a header name, the JSON
 // body), then scans every response of the run, its own and every other
 // check's, for a marker or any of the run's real tokens.
-var eh01 = Check{ID: "EH-01", Level: Hardening, Source: "MCP Security Best Practices §Observability", Rule: rule.NoSecretsInOutput, Needs: NeedLegacy,
+var eh01 = Check{asks: askSession, ID: "EH-01", Level: Hardening, Source: "MCP Security Best Practices §Observability", Rule: rule.NoSecretsInOutput,
 	Section: "MCP Security Best Practices 2025-11-25 (nothing of a request echoed)", Keyword: "", Binds: Profile,
 	Title:    "Nothing echoed",
 	Sends:    "random markers in Host, Origin, MCP-Protocol-Version, Mcp-Session-Id, the token, the query, a header name and the body; runs last",

@@ -8,7 +8,7 @@ import (
 
 // hoGroup is the HO group: each check is declared right above its run
 // function; a check is in the catalogue when it is in this list.
-var hoGroup = group{Group{"HO", "Host and Origin (DNS rebinding, browsers)"}, []*Check{&ho01, &ho02, &ho03, &ho04, &ho05, &ho06}}
+var hoGroup = group{Group{"HO", "Host and Origin (DNS rebinding, browsers)"}, eraBoundary, []*Check{&ho01, &ho02, &ho03, &ho04, &ho05, &ho06}}
 
 // foreignOrigin and foreignHost stand for a page and a name the attacker
 // controls (a DNS-rebinding name resolves to 127.0.0.1 but keeps its own
@@ -19,18 +19,18 @@ const (
 )
 
 // HO-01: a foreign Host is refused before anything is created.
-var ho01 = Check{ID: "HO-01", Level: Hardening, Source: "MCP Security Best Practices §Local MCP server compromise", Rule: rule.HostNotOurs, Needs: NeedLegacy,
+var ho01 = Check{asks: askOpening, ID: "HO-01", Level: Hardening, Source: "MCP Security Best Practices §Local MCP server compromise", Rule: rule.HostNotOurs,
 	Section: "MCP Security Best Practices 2025-11-25 §Local MCP Server Compromise", Keyword: "", Binds: Profile,
 	Title:    "Foreign Host refused",
-	Sends:    "initialize with Host: evil.example",
+	Sends:    "initialize (server/discover to a 2026-07-28-only target) with Host: evil.example",
 	Passes:   "a 4xx without Mcp-Session-Id",
 	Fix:      "Refuse a Host header that is not a name the server is served under (403 or 421) before creating a session. The Go SDK does so on loopback unless DisableLocalhostProtection is set, the TypeScript SDK's createMcpExpressApp on a localhost bind or with allowedHosts, the Python SDK with TransportSecuritySettings and allowed_hosts. Behind nginx, proxy_set_header Host $http_host; passes the client's Host on to that check.",
 	Link:     "https://modelcontextprotocol.io/docs/2025-11-25/tutorials/security/security_best_practices#local-mcp-server-compromise",
 	Sessions: 1, run: runHO01}
 
 func runHO01(t *checkRun) outcome {
-	req, _ := t.initialize(set("Host", foreignHost))
-	r := t.send("initialize with Host: "+foreignHost, req.Bytes(), toResponse, 0)
+	req, _ := t.opening(set("Host", foreignHost))
+	r := t.send(t.openingName()+" with Host: "+foreignHost, req.Bytes(), toResponse, 0)
 	t.must(r)
 	switch {
 	case is2xx(r.status()):
@@ -44,10 +44,10 @@ func runHO01(t *checkRun) outcome {
 }
 
 // HO-02: a foreign Origin on POST gets 403.
-var ho02 = Check{ID: "HO-02", Level: Must, Source: "MCP Transports §Security warning", Rule: rule.OriginRefused, Needs: NeedLegacy,
+var ho02 = Check{asks: askOpening, ID: "HO-02", Level: Must, Source: "MCP Transports §Security warning", Rule: rule.OriginRefused,
 	Section: "MCP Transports 2025-11-25 §Security Warning", Keyword: "MUST", Binds: Server,
 	Title:    "Foreign Origin refused",
-	Sends:    "initialize with Origin: http://evil.example and the run's token",
+	Sends:    "initialize (server/discover to a 2026-07-28-only target) with Origin: http://evil.example and the run's token",
 	Passes:   "403 only",
 	Fix:      "Check Origin on every request and answer 403 when it is present and not one of the server's own origins; the Go and TypeScript SDKs and mcp-go leave this off by default. Go SDK: wrap the handler in http.NewCrossOriginProtection().Handler; TypeScript SDK: the StreamableHTTPServerTransport options enableDnsRebindingProtection and allowedOrigins; Python SDK: TransportSecuritySettings with allowed_origins; mcp-go: a middleware of your own.",
 	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#security-warning",
@@ -59,10 +59,10 @@ func runHO02(t *checkRun) outcome {
 
 // HO-04: Origin: null (a sandboxed frame, a file: page, a redirect chain)
 // is an origin no server can allow.
-var ho04 = Check{ID: "HO-04", Level: Must, Source: "MCP Transports §Security warning", Rule: rule.OriginRefused, Needs: NeedLegacy,
+var ho04 = Check{asks: askOpening, ID: "HO-04", Level: Must, Source: "MCP Transports §Security warning", Rule: rule.OriginRefused,
 	Section: "MCP Transports 2025-11-25 §Security Warning", Keyword: "MUST", Binds: Server,
 	Title:    "Origin: null refused",
-	Sends:    "initialize with Origin: null",
+	Sends:    "initialize (server/discover to a 2026-07-28-only target) with Origin: null",
 	Passes:   "403 only",
 	Fix:      "Treat Origin: null (sandboxed iframes, file pages, some redirects) as a foreign origin and answer 403; an allowlist must not contain null. It is the same Origin check as for a foreign page, in the SDK's transport options or a middleware in front of the handler.",
 	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#security-warning",
@@ -73,8 +73,8 @@ func runHO04(t *checkRun) outcome {
 }
 
 func (t *checkRun) originRefused(origin string) outcome {
-	req, _ := t.initialize(set("Origin", origin))
-	r := t.send("initialize with Origin: "+origin, req.Bytes(), toResponse, 0)
+	req, _ := t.opening(set("Origin", origin))
+	r := t.send(t.openingName()+" with Origin: "+origin, req.Bytes(), toResponse, 0)
 	t.must(r)
 	switch {
 	case r.status() == 403:
@@ -93,7 +93,7 @@ const originStatusSince = "2025-11-25"
 
 // HO-03: the Origin check covers GET and DELETE too, and a refused DELETE
 // leaves the session alive.
-var ho03 = Check{ID: "HO-03", Level: Must, Source: "MCP Transports (\"all incoming connections\")", Rule: rule.OriginEveryRequest, Needs: NeedLegacy,
+var ho03 = Check{asks: askSession, ID: "HO-03", Level: Must, Source: "MCP Transports (\"all incoming connections\")", Rule: rule.OriginEveryRequest,
 	Section: "MCP Transports 2025-11-25 §Security Warning", Keyword: "MUST", Binds: Server,
 	Title:    "Origin checked on GET and DELETE too",
 	Sends:    "GET and DELETE on a live session with Origin: http://evil.example, then a ping",
@@ -140,18 +140,18 @@ func runHO03(t *checkRun) outcome {
 
 // HO-05: the target's own origin, as a page it served would send it, is
 // accepted, so the Origin check is not a refusal of everything.
-var ho05 = Check{ID: "HO-05", Level: Should, Source: "interoperability (the official conformance suite)", Rule: rule.OriginNotAllowed, Needs: NeedLegacy,
+var ho05 = Check{asks: askOpening, ID: "HO-05", Level: Should, Source: "interoperability (the official conformance suite)", Rule: rule.OriginNotAllowed,
 	Section: "interoperability: the MCP conformance suite serves its own origin", Keyword: "", Binds: Profile,
 	Title:    "The server's own origin accepted",
-	Sends:    "initialize with Host and Origin both the URL's own",
-	Passes:   "the InitializeResult",
+	Sends:    "initialize (server/discover to a 2026-07-28-only target) with Host and Origin both the URL's own",
+	Passes:   "its result",
 	Fix:      "Put the server's own origin (the scheme, host and port clients reach it at) in the Origin allowlist, so that a browser client served from that origin is not refused. An allowlist written for localhost misses 127.0.0.1 and the port; behind a proxy, list the public origin.",
 	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#security-warning",
 	Sessions: 1, run: runHO05}
 
 func runHO05(t *checkRun) outcome {
-	req, id := t.initialize(set("Origin", t.p.target.origin()))
-	r := t.send("initialize with Origin: "+t.p.target.origin(), req.Bytes(), toResponse, 0)
+	req, id := t.opening(set("Origin", t.p.target.origin()))
+	r := t.send(t.openingName()+" with Origin: "+t.p.target.origin(), req.Bytes(), toResponse, 0)
 	t.must(r)
 	if r.isResult(id) {
 		return t.pass("%s", r.describe())
@@ -161,18 +161,18 @@ func runHO05(t *checkRun) outcome {
 
 // HO-06: the CORS "simple request" a page may send without a preflight,
 // text/plain from a foreign origin (CVE-2026-33252), is not served.
-var ho06 = Check{ID: "HO-06", Level: Hardening, Source: "CVE-2026-33252", Rule: rule.ContentTypeJSON, Needs: NeedLegacy,
+var ho06 = Check{asks: askOpening, ID: "HO-06", Level: Hardening, Source: "CVE-2026-33252", Rule: rule.ContentTypeJSON,
 	Section: "CVE-2026-33252: a CORS simple request reaches the server", Keyword: "", Binds: Profile,
 	Title:    "No cross-site \"simple\" POST",
-	Sends:    "initialize as Content-Type: text/plain with Origin: http://evil.example, a CORS simple request",
+	Sends:    "initialize (server/discover to a 2026-07-28-only target) as Content-Type: text/plain with Origin: http://evil.example, a CORS simple request",
 	Passes:   "any answer but a 2xx",
 	Fix:      "Refuse a POST whose Content-Type is not application/json with 415 before reading the body as JSON: a text/plain POST from a foreign page is a CORS simple request and arrives without a preflight. The Go SDK refuses it from v1.4.1; elsewhere the handler or the web framework's body parser must insist on the media type, beside the Origin check.",
 	Link:     "https://www.cve.org/CVERecord?id=CVE-2026-33252",
 	Sessions: 1, run: runHO06}
 
 func runHO06(t *checkRun) outcome {
-	req, _ := t.initialize(set("Origin", foreignOrigin), set("Content-Type", "text/plain"))
-	r := t.send("initialize as text/plain with Origin: "+foreignOrigin, req.Bytes(), toResponse, 0)
+	req, _ := t.opening(set("Origin", foreignOrigin), set("Content-Type", "text/plain"))
+	r := t.send(t.openingName()+" as text/plain with Origin: "+foreignOrigin, req.Bytes(), toResponse, 0)
 	t.must(r)
 	if is2xx(r.status()) {
 		return t.unmet("%s: a page on any site can send this without a CORS preflight", r.describe()).with("a 4xx", r.actual()+" for text/plain with Origin: "+foreignOrigin)

@@ -14,7 +14,7 @@ import (
 
 // jrGroup is the JR group: each check is declared right above its run
 // function; a check is in the catalogue when it is in this list.
-var jrGroup = group{Group{"JR", "JSON-RPC"}, []*Check{&jr01, &jr02, &jr03, &jr04, &jr05, &jr06, &jr07, &jr08, &jr09, &jr10, &jr11}}
+var jrGroup = group{Group{"JR", "JSON-RPC"}, eraBoundary, []*Check{&jr01, &jr02, &jr03, &jr04, &jr05, &jr06, &jr07, &jr08, &jr09, &jr10, &jr11}}
 
 // unknownMethod is a method no server implements: every server must
 // answer it with a JSON-RPC error, -32601 (T-66).
@@ -27,7 +27,7 @@ const unknownMethod = "rawmcp-probe/no-such-method"
 // assume 2025-03-26, whose transport allowed batches, so that answer is
 // reported, not judged. A server that negotiated 2025-03-26 is held to
 // that revision's rule instead: it MUST receive batches (Basic §Batching).
-var jr01 = Check{ID: "JR-01", Level: Hardening, Source: "MCP Transports §Sending 3 (one message per POST)", Rule: rule.OneMessagePerPost, Needs: NeedLegacy,
+var jr01 = Check{asks: askSession, ID: "JR-01", Level: Hardening, Source: "MCP Transports §Sending 3 (one message per POST)", Rule: rule.OneMessagePerPost,
 	Section: "MCP Transports 2025-11-25 §Sending messages to the server", Keyword: "MUST", Binds: Client,
 	Title:    "Batches refused",
 	Sends:    "the batch [ping, ping] on a live session, with MCP-Protocol-Version, then without it (a 2025-03-26 session: once, without it)",
@@ -98,7 +98,7 @@ func (t *checkRun) batchReceived(s *session, batch []byte, ids ...int64) outcome
 }
 
 // JR-02: a request id is never null.
-var jr02 = Check{ID: "JR-02", Level: Hardening, Source: "MCP Basic §Requests", Rule: rule.RequestIDNotNull, Needs: NeedLegacy,
+var jr02 = Check{asks: askSession, ID: "JR-02", Level: Hardening, Source: "MCP Basic §Requests", Rule: rule.RequestIDNotNull,
 	Section: "MCP Basic 2025-11-25 §Requests (the ID MUST NOT be null)", Keyword: "MUST", Binds: Client,
 	Title:    "Null id refused",
 	Sends:    "ping with \"id\": null",
@@ -126,7 +126,7 @@ const jr03Requests = 16
 // JR-03: requests reusing one id, sent at once, each get their own
 // answer: a server that routes answers by id alone hands one request's
 // answer to another.
-var jr03 = Check{ID: "JR-03", Level: Must, Source: "MCP Basic (each response to its request)", Rule: rule.ResponseEchoesID, Needs: NeedLegacy,
+var jr03 = Check{asks: askSession, ID: "JR-03", Level: Must, Source: "MCP Basic (each response to its request)", Rule: rule.ResponseEchoesID,
 	Section: "MCP Basic 2025-11-25 §Responses", Keyword: "MUST", Binds: Server,
 	Title:    "Reused ids never cross",
 	Sends:    "16 requests at once on one session, all with id 1, alternating ping and an unknown method",
@@ -182,7 +182,7 @@ func runJR03(t *checkRun) outcome {
 
 // JR-04: a member called "Method" is not "method" (GHSA-wvj2-96wp-fq3f:
 // a case-insensitive decoder ran requests a filter had not seen).
-var jr04 = Check{ID: "JR-04", Level: Hardening, Source: "GHSA-wvj2-96wp-fq3f", Rule: rule.OneJSONRPCMessage, Needs: NeedLegacy,
+var jr04 = Check{asks: askSession, ID: "JR-04", Level: Hardening, Source: "GHSA-wvj2-96wp-fq3f", Rule: rule.OneJSONRPCMessage,
 	Section: "GHSA-wvj2-96wp-fq3f (a case-insensitive decoder)", Keyword: "", Binds: Profile,
 	Title:    "Member names match exactly",
 	Sends:    "{\"jsonrpc\":\"2.0\",\"id\":N,\"Method\":\"ping\"}",
@@ -203,7 +203,7 @@ func runJR04(t *checkRun) outcome {
 }
 
 // JR-05: two method members are refused, not settled by "last wins".
-var jr05 = Check{ID: "JR-05", Level: Hardening, Source: "RFC 8259 §4", Rule: rule.StrictJSON, Needs: NeedLegacy,
+var jr05 = Check{asks: askSession, ID: "JR-05", Level: Hardening, Source: "RFC 8259 §4", Rule: rule.StrictJSON,
 	Section: "RFC 8259 §4", Keyword: "SHOULD", Binds: Client,
 	Title:    "Duplicate keys refused",
 	Sends:    "a request with two method members, an unknown method first and ping last",
@@ -229,7 +229,7 @@ func runJR05(t *checkRun) outcome {
 
 // JR-06: a JSON-RPC response the server never asked for is accepted as a
 // notification is (202, no body) or refused, and never answered.
-var jr06 = Check{ID: "JR-06", Level: Must, Source: "MCP Transports §Sending 4", Rule: rule.NotificationAccepted, Needs: NeedLegacy,
+var jr06 = Check{asks: askSession, ID: "JR-06", Level: Must, Source: "MCP Transports §Sending 4", Rule: rule.NotificationAccepted,
 	Section: "MCP Transports 2025-11-25 §Sending Messages to the Server", Keyword: "MUST", Binds: Server,
 	Title:    "An unsolicited response refused or accepted cleanly",
 	Sends:    "{\"jsonrpc\":\"2.0\",\"id\":99,\"result\":{}}, a response to nothing",
@@ -257,7 +257,7 @@ const deepNesting = 10000
 
 // JR-07: a document nested 10 000 deep is refused, and the server goes
 // on answering.
-var jr07 = Check{ID: "JR-07", Level: Hardening, Source: "resource exhaustion (recursive decoders)", Rule: rule.StrictJSON, Needs: NeedLegacy,
+var jr07 = Check{asks: askSession, ID: "JR-07", Level: Hardening, Source: "resource exhaustion (recursive decoders)", Rule: rule.StrictJSON,
 	Section: "resource exhaustion (recursive decoders)", Keyword: "", Binds: Profile,
 	Title:    "Deep nesting refused",
 	Sends:    "ping with params nested 10 000 arrays deep, then a plain ping",
@@ -293,7 +293,7 @@ func runJR07(t *checkRun) outcome {
 // §Sending); serving it would mean guessing the rest. A 5xx is an error
 // status, but it blames the server for the client's bytes (RFC 9110
 // §15.6), so it is reported apart, at SHOULD.
-var jr08 = Check{ID: "JR-08", Level: Must, Source: "MCP Transports §Sending 4; RFC 9110 §15.5, §15.6", Rule: rule.UTF8Body, Needs: NeedLegacy,
+var jr08 = Check{asks: askSession, ID: "JR-08", Level: Must, Source: "MCP Transports §Sending 4; RFC 9110 §15.5, §15.6", Rule: rule.UTF8Body,
 	Section: "MCP Transports 2025-11-25 §Sending messages to the server (input not accepted: an HTTP error status)", Keyword: "MUST", Binds: Server,
 	Title:    "Truncated JSON refused as the client's error",
 	Sends:    "a ping whose JSON is cut off",
@@ -322,7 +322,7 @@ func runJR08(t *checkRun) outcome {
 // sender ("JSON text exchanged between systems ... MUST be encoded using
 // UTF-8"): a server that reads such a body breaks no rule of its own, so
 // refusing one is hardening.
-var jr09 = Check{ID: "JR-09", Level: Hardening, Source: "RFC 8259 §8.1", Rule: rule.UTF8Body, Needs: NeedLegacy,
+var jr09 = Check{asks: askSession, ID: "JR-09", Level: Hardening, Source: "RFC 8259 §8.1", Rule: rule.UTF8Body,
 	Section: "RFC 8259 §8.1", Keyword: "MUST", Binds: Client,
 	Title:    "Invalid UTF-8 refused",
 	Sends:    "a ping with invalid UTF-8 in a string of its params",

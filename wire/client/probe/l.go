@@ -8,7 +8,7 @@ import (
 // eraGroup is the boundary between the revisions: what a client that
 // speaks both sees from a 2025-11-25 server (L-01, L-02). V2-31, what a
 // 2025-11-25 client sees from a 2026-07-28 server, is in the V2 group.
-var eraGroup = group{Group{"L", "Era boundary (2025-11-25 and 2026-07-28)"}, []*Check{&l01, &l02}}
+var eraGroup = group{Group{"L", "Era boundary (2025-11-25 and 2026-07-28)"}, eraLegacy, []*Check{&l01, &l02}}
 
 // modernCodes are the JSON-RPC codes a client reads as "a modern server
 // refused this request" (Transports 2026-07-28 §Backward Compatibility).
@@ -16,7 +16,7 @@ var modernCodes = []int{codeHeaderMismatch, codeMissingCapability, codeUnsupport
 
 // L-01: a 2025-11-25 server refuses a modern request in a way that lets a
 // dual-era client fall back to initialize.
-var l01 = Check{ID: "L-01", Level: Must, Source: "MCP 2025-11-25 Transports §Protocol Version Header (\"invalid or unsupported … MUST respond with 400\"); 2026-07-28 Transports §Backward Compatibility; Versioning §Compatibility matrix", Needs: NeedLegacy, Since: "2025-06-18",
+var l01 = Check{ID: "L-01", Level: Must, Source: "MCP 2025-11-25 Transports §Protocol Version Header (\"invalid or unsupported … MUST respond with 400\"); 2026-07-28 Transports §Backward Compatibility; Versioning §Compatibility matrix", Since: "2025-06-18",
 	Section: "MCP 2025-11-25 Transports §Protocol Version Header", Keyword: "MUST", Binds: Server,
 	Title:  "A modern request refused so that clients fall back",
 	Sends:  "server/discover and tools/list as a 2026-07-28 client sends them (skips where server/discover is served: the target speaks both)",
@@ -104,7 +104,7 @@ func containsInt(list []int, n int) bool {
 }
 
 // L-02: the legacy path works after the modern requests were refused.
-var l02 = Check{ID: "L-02", Level: Must, Source: "MCP 2025-11-25 Lifecycle; 2026-07-28 Versioning §Compatibility matrix (dual-era client, legacy server: works)", Needs: NeedLegacy,
+var l02 = Check{ID: "L-02", Level: Must, Source: "MCP 2025-11-25 Lifecycle; 2026-07-28 Versioning §Compatibility matrix (dual-era client, legacy server: works)",
 	Section: "MCP 2025-11-25 Lifecycle", Keyword: "MUST", Binds: Server,
 	Title:    "The fallback to initialize works",
 	Sends:    "server/discover as a 2026-07-28 client, then initialize, notifications/initialized and a list method (or ping) on the session",

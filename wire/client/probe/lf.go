@@ -13,7 +13,7 @@ import (
 
 // lfGroup is the LF group: each check is declared right above its run
 // function; a check is in the catalogue when it is in this list.
-var lfGroup = group{Group{"LF", "HTTP framing and limits"}, []*Check{&lf01, &lf02, &lf03, &lf04, &lf05, &lf06, &lf07, &lf08}}
+var lfGroup = group{Group{"LF", "HTTP framing and limits"}, eraBoundary, []*Check{&lf01, &lf02, &lf03, &lf04, &lf05, &lf06, &lf07, &lf08}}
 
 // closeWindow is how long a framing check waits, after the answer, for
 // the server to close the connection or send what it should not.
@@ -41,7 +41,7 @@ const bigBody = 8 << 20
 // may see the 413, or only a close after the whole body went out. So a
 // close without an answer is judged by a smaller body on the same
 // session: served, the close was the limit's, whichever won the race.
-var lf01 = Check{ID: "LF-01", Level: Hardening, Source: "resource exhaustion", Rule: rule.FixedLimit, Needs: NeedLegacy,
+var lf01 = Check{asks: askSession, ID: "LF-01", Level: Hardening, Source: "resource exhaustion", Rule: rule.FixedLimit,
 	Section: "resource exhaustion (a body limit)", Keyword: "", Binds: Profile,
 	Title:    "Body size limited",
 	Sends:    "ping with an 8 MiB body in 64 KiB writes, for up to 20 s (or twice -timeout); if served, 16 MiB; after a close with no answer, 1 MiB, 64 KiB, 1 KiB until one is served",
@@ -278,36 +278,36 @@ func (t *checkRun) refusedHead(r *reply, precise int, mustClose bool, what strin
 }
 
 // LF-04: a folded header line (obs-fold) is refused, not unfolded.
-var lf04 = Check{ID: "LF-04", Level: Hardening, Source: "RFC 9112 §5.2", Rule: rule.ObsFoldRefused, Needs: NeedLegacy,
+var lf04 = Check{asks: askOpening, ID: "LF-04", Level: Hardening, Source: "RFC 9112 §5.2", Rule: rule.ObsFoldRefused,
 	Section: "RFC 9112 §5.2 (refusing rather than unfolding)", Keyword: "", Binds: Profile,
 	Title:    "obs-fold refused",
-	Sends:    "initialize with a header field folded onto a line starting with a space",
+	Sends:    "initialize (server/discover to a 2026-07-28-only target) with a header field folded onto a line starting with a space",
 	Passes:   "a 4xx (400 noted otherwise) or a close",
 	Fix:      "Refuse a header line folded onto the next line (obs-fold) with 400 rather than joining it. Go's net/http (and so Caddy) and HAProxy accept it while nginx refuses it, so nginx in front changes this without touching the server.",
 	Link:     "https://www.rfc-editor.org/rfc/rfc9112#section-5.2",
 	Sessions: 1, run: runLF04}
 
 func runLF04(t *checkRun) outcome {
-	req, _ := t.initialize(set("X-Probe-Folded", "a\r\n b"))
-	r := t.sendKeep("initialize with a folded header line", req.Bytes(), toResponse, 0)
+	req, _ := t.opening(set("X-Probe-Folded", "a\r\n b"))
+	r := t.sendKeep(t.openingName()+" with a folded header line", req.Bytes(), toResponse, 0)
 	return t.refusedHead(r, 400, false, "the folded line was taken as part of the header and the request served")
 }
 
 // LF-05: line ends of LF alone are refused. RFC 9112 §2.2 lets a server
 // accept them, so a served request is a warn even with -strict.
-var lf05 = Check{ID: "LF-05", Level: Hardening, Source: "RFC 9112 §2.2", Rule: rule.BareLF, Needs: NeedLegacy,
+var lf05 = Check{asks: askOpening, ID: "LF-05", Level: Hardening, Source: "RFC 9112 §2.2", Rule: rule.BareLF,
 	Section: "RFC 9112 §2.2 (refusing a bare LF a recipient MAY accept)", Keyword: "", Binds: Profile,
 	Title:    "Bare LF refused",
-	Sends:    "initialize with every line ended by a bare LF",
+	Sends:    "initialize (server/discover to a 2026-07-28-only target) with every line ended by a bare LF",
 	Passes:   "a 4xx (400 noted otherwise) or a close; a served request warns even with -strict",
 	Fix:      "Refuse request and header lines that end in a bare LF instead of CRLF (400). RFC 9112 lets a recipient accept them and net/http, nginx, Caddy and HAProxy all do, so only a stricter front end changes this; most teams accept this warning in a baseline.",
 	Link:     "https://www.rfc-editor.org/rfc/rfc9112#section-2.2",
 	Sessions: 1, run: runLF05}
 
 func runLF05(t *checkRun) outcome {
-	req, _ := t.initialize()
+	req, _ := t.opening()
 	raw := bytes.ReplaceAll(req.Bytes(), []byte("\r\n"), []byte("\n"))
-	r := t.sendKeep("initialize with bare LF line ends", raw, toResponse, 0)
+	r := t.sendKeep(t.openingName()+" with bare LF line ends", raw, toResponse, 0)
 	if is2xx(r.status()) {
 		r.close()
 		return t.unmetAt(Should, "%s with bare LF line ends (RFC 9112 §2.2 allows it; a stricter parser refuses)", r.describe()).with("a 4xx or a close", r.actual())
@@ -325,21 +325,21 @@ const (
 
 // LF-06: too many header fields, and too large a header section, get 431
 // (or 400) and a close.
-var lf06 = Check{ID: "LF-06", Level: Hardening, Source: "RFC 6585 §5", Rule: rule.OversizedHead, Needs: NeedLegacy,
+var lf06 = Check{asks: askOpening, ID: "LF-06", Level: Hardening, Source: "RFC 6585 §5", Rule: rule.OversizedHead,
 	Section: "RFC 6585 §5 (a header limit)", Keyword: "", Binds: Profile,
 	Title:    "Header flood refused",
-	Sends:    "initialize with 200 header fields, then with a 64 KiB header section",
+	Sends:    "initialize (server/discover to a 2026-07-28-only target) with 200 header fields, then with a 64 KiB header section",
 	Passes:   "a 4xx (431 noted otherwise) and a close within 2 s, both times",
 	Fix:      "Refuse a head with too many fields or too many bytes with 431, and close the connection. Go's http.Server limits only bytes (MaxHeaderBytes, 1 MiB by default), so add a middleware that answers 431 with Connection: close past a field count; HAProxy in front refuses both and closes, nginx and Caddy keep the connection.",
 	Link:     "https://www.rfc-editor.org/rfc/rfc6585#section-5",
 	Sessions: 2, run: runLF06}
 
 func runLF06(t *checkRun) outcome {
-	many, _ := t.initialize()
+	many, _ := t.opening()
 	for i := range floodFields {
 		many.Header = append(many.Header, [2]string{fmt.Sprintf("X-Probe-%03d", i), "v"})
 	}
-	big, _ := t.initialize()
+	big, _ := t.opening()
 	value := strings.Repeat("a", 1000)
 	for i := range floodBytes / 1024 {
 		big.Header = append(big.Header, [2]string{fmt.Sprintf("X-Probe-Big-%02d", i), value})
@@ -348,7 +348,7 @@ func runLF06(t *checkRun) outcome {
 		what string
 		raw  []byte
 	}{{strconv.Itoa(floodFields) + " header fields", many.Bytes()}, {"a 64 KiB header section", big.Bytes()}} {
-		r, _ := t.feed("initialize with "+x.what, x.raw, len(x.raw), 0, t.p.timeout())
+		r, _ := t.feed(t.openingName()+" with "+x.what, x.raw, len(x.raw), 0, t.p.timeout())
 		if o := t.refusedHead(r, 431, true, "served"); o.verdict != Pass {
 			o.reason = x.what + ": " + o.reason
 			return o

@@ -21,10 +21,10 @@ import (
 // none) and what was tried, for the reason; broke is set when an answer
 // did not come at all.
 func (t *checkRun) metadata() (doc *reply, where string, tried []string, broke *outcome) {
-	req, _ := t.initialize(drop("Authorization"))
-	r := t.send("initialize without a token, for the challenge", req.Bytes(), toResponse, 0)
+	req, _ := t.opening(drop("Authorization"))
+	r := t.send(t.openingName()+" without a token, for the challenge", req.Bytes(), toResponse, 0)
 	if r.resp == nil {
-		o := t.errored("initialize without a token %s", r.describe())
+		o := t.errored("%s without a token %s", t.openingName(), r.describe())
 		return nil, "", nil, &o
 	}
 	var paths []string

@@ -12,7 +12,7 @@ import (
 
 // mmGroup is the MM group: each check is declared right above its run
 // function; a check is in the catalogue when it is in this list.
-var mmGroup = group{Group{"MM", "Methods and media types"}, []*Check{&mm01, &mm02, &mm03, &mm04, &mm05, &mm06, &mm07}}
+var mmGroup = group{Group{"MM", "Methods and media types"}, eraBoundary, []*Check{&mm01, &mm02, &mm03, &mm04, &mm05, &mm06, &mm07}}
 
 // refusedWith judges a request the target should refuse with a 4xx,
 // precise naming the status that says it best (noted, not required).
@@ -31,40 +31,40 @@ func (t *checkRun) refusedWith(r *reply, precise int, what string) outcome {
 
 // MM-01: a POST whose Accept lacks text/event-stream is refused: the
 // client could not read half the answers the endpoint may give.
-var mm01 = Check{ID: "MM-01", Level: Hardening, Source: "MCP Transports §Sending 2 (a client MUST)", Rule: rule.AcceptBothTypes, Needs: NeedLegacy,
+var mm01 = Check{asks: askOpening, ID: "MM-01", Level: Hardening, Source: "MCP Transports §Sending 2 (a client MUST)", Rule: rule.AcceptBothTypes,
 	Section: "MCP Transports 2025-11-25 §Sending Messages to the Server", Keyword: "MUST", Binds: Client,
 	Title:    "POST needs both media types in Accept",
-	Sends:    "initialize with Accept: application/json only",
+	Sends:    "initialize (server/discover to a 2026-07-28-only target) with Accept: application/json only",
 	Passes:   "a 4xx (406 noted otherwise)",
 	Fix:      "Answer a POST whose Accept does not list both application/json and text/event-stream with 406 instead of serving it. The official Go and TypeScript SDKs refuse it already; mcp-go serves it, so check Accept in a middleware in front of its handler.",
 	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server",
 	Sessions: 1, run: runMM01}
 
 func runMM01(t *checkRun) outcome {
-	req, _ := t.initialize(set("Accept", "application/json"))
-	r := t.send("initialize with Accept: application/json", req.Bytes(), toResponse, 0)
+	req, _ := t.opening(set("Accept", "application/json"))
+	r := t.send(t.openingName()+" with Accept: application/json", req.Bytes(), toResponse, 0)
 	return t.refusedWith(r, 406, "served a POST whose Accept does not admit text/event-stream")
 }
 
 // MM-02: a POST body not declared JSON is refused.
-var mm02 = Check{ID: "MM-02", Level: Hardening, Source: "RFC 9110 §15.5.16", Rule: rule.ContentTypeJSON, Needs: NeedLegacy,
+var mm02 = Check{asks: askOpening, ID: "MM-02", Level: Hardening, Source: "RFC 9110 §15.5.16", Rule: rule.ContentTypeJSON,
 	Section: "RFC 9110 §15.5.16", Keyword: "", Binds: Profile,
 	Title:    "POST body must be declared JSON",
-	Sends:    "initialize with Content-Type: text/plain",
+	Sends:    "initialize (server/discover to a 2026-07-28-only target) with Content-Type: text/plain",
 	Passes:   "a 4xx (415 noted otherwise)",
 	Fix:      "Answer a POST whose Content-Type is not application/json with 415 before parsing the body. The check belongs in the handler or in the web framework's body parser, which must refuse other media types rather than skip them.",
 	Link:     "https://www.rfc-editor.org/rfc/rfc9110#section-15.5.16",
 	Sessions: 1, run: runMM02}
 
 func runMM02(t *checkRun) outcome {
-	req, _ := t.initialize(set("Content-Type", "text/plain"))
-	r := t.send("initialize with Content-Type: text/plain", req.Bytes(), toResponse, 0)
+	req, _ := t.opening(set("Content-Type", "text/plain"))
+	r := t.send(t.openingName()+" with Content-Type: text/plain", req.Bytes(), toResponse, 0)
 	return t.refusedWith(r, 415, "served a body declared text/plain as JSON-RPC")
 }
 
 // MM-03: a GET that does not accept text/event-stream is refused (or GET
 // is not served at all).
-var mm03 = Check{ID: "MM-03", Level: Hardening, Source: "MCP Transports §Listening 2", Rule: rule.AcceptBothTypes, Needs: NeedLegacy,
+var mm03 = Check{asks: askSession, ID: "MM-03", Level: Hardening, Source: "MCP Transports §Listening 2", Rule: rule.AcceptBothTypes,
 	Section: "MCP Transports 2025-11-25 §Listening for Messages from the Server", Keyword: "MUST", Binds: Client,
 	Title:    "GET needs text/event-stream in Accept",
 	Sends:    "GET on a live session with Accept: application/json",
@@ -83,7 +83,7 @@ func runMM03(t *checkRun) outcome {
 }
 
 // MM-04: GET on a live session answers an event stream or 405.
-var mm04 = Check{ID: "MM-04", Level: Must, Source: "MCP Transports §Listening 3", Rule: rule.GetStream, Needs: NeedLegacy,
+var mm04 = Check{asks: askSession, ID: "MM-04", Level: Must, Source: "MCP Transports §Listening 3", Rule: rule.GetStream,
 	Section: "MCP Transports 2025-11-25 §Listening for Messages from the Server", Keyword: "MUST", Binds: Server,
 	Title:    "GET answers SSE or 405",
 	Sends:    "GET on a live session, read to the first event or 2 s",
@@ -134,7 +134,7 @@ func runMM05(t *checkRun) outcome {
 }
 
 // MM-06: notifications/initialized, a notification, gets 202 and no body.
-var mm06 = Check{ID: "MM-06", Level: Must, Source: "MCP Transports §Sending 4", Rule: rule.NotificationAccepted, Needs: NeedLegacy,
+var mm06 = Check{asks: askSession, ID: "MM-06", Level: Must, Source: "MCP Transports §Sending 4", Rule: rule.NotificationAccepted,
 	Section: "MCP Transports 2025-11-25 §Sending Messages to the Server", Keyword: "MUST", Binds: Server,
 	Title:    "A notification gets 202",
 	Sends:    "notifications/initialized after initialize",

@@ -21,9 +21,12 @@ import (
 // (refusing an unknown resource with -32602), acknowledges a
 // subscriptions/listen for tool list changes (and ends it), answers
 // GET and DELETE with 405 and Allow, refuses a foreign Origin with 403
-// and a foreign Host with 421, accepts notifications with 202, and with a
-// token set is a resource server: 401 with resource_metadata, Protected
-// Resource Metadata at the well-known path. With legacy it also speaks
+// and a foreign Host with 421, refuses a POST that does not accept both
+// media types with 406, accepts notifications with 202, and with a token
+// set is a resource server: 401 with resource_metadata (and
+// error="invalid_token" only for a bearer token that failed; the scheme
+// matched in any case), Protected Resource Metadata at the well-known
+// path. With legacy it also speaks
 // 2025-11-25, statelessly (a dual-era server): a request without a
 // modern claim (no 2026-07-28 header, no _meta version) is served by the
 // old rules, initialize included; without legacy, initialize gets 400
@@ -82,9 +85,13 @@ func (h *refHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	if h.cfg.token != "" && r.Header.Get("Authorization") != "Bearer "+h.cfg.token {
+	scheme, credential, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+	bearer := strings.EqualFold(scheme, "Bearer")
+	if h.cfg.token != "" && (!bearer || credential != h.cfg.token) {
 		challenge := `Bearer resource_metadata="http://` + h.authority + prmPath + `", scope="mcp:tools"`
-		if r.Header.Get("Authorization") != "" {
+		// A token that was sent and failed gets the error code; no
+		// bearer token at all (none, or Basic) gets the bare challenge.
+		if bearer {
 			challenge += `, error="invalid_token"`
 		}
 		w.Header().Set("WWW-Authenticate", challenge)
@@ -94,6 +101,10 @@ func (h *refHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", "POST")
 		writeJSON(w, http.StatusMethodNotAllowed, `{"jsonrpc":"2.0","error":{"code":-32000,"message":"POST only"}}`)
+		return
+	}
+	if accept := r.Header.Get("Accept"); !strings.Contains(accept, "application/json") || !strings.Contains(accept, "text/event-stream") {
+		writeJSON(w, http.StatusNotAcceptable, `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Accept both application/json and text/event-stream"}}`)
 		return
 	}
 	if mt, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";"); strings.TrimSpace(mt) != "application/json" {

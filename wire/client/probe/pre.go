@@ -11,7 +11,7 @@ import (
 
 // preGroup is the PRE group: each check is declared right above its run
 // function; a check is in the catalogue when it is in this list.
-var preGroup = group{Group{"PRE", "Preflight"}, []*Check{&pre01, &pre02, &pre03}}
+var preGroup = group{Group{"PRE", "Preflight"}, eraBoundary, []*Check{&pre01, &pre02, &pre03}}
 
 // PRE-01: the endpoint speaks MCP, in either era: it asks both ways, a
 // 2025-11-25 initialize and a 2026-07-28 server/discover, and the run
@@ -180,7 +180,7 @@ func quoteInfo(s string) string {
 }
 
 // PRE-02: session ids are well formed (MUST) and unguessable (hardening).
-var pre02 = Check{ID: "PRE-02", Level: Must, Source: "MCP Transports §Session 1; OWASP ASVS V3.2.2 (H)", Rule: rule.SessionIDVisibleASCII, Needs: NeedSessions | NeedLegacy,
+var pre02 = Check{asks: askSession, ID: "PRE-02", Level: Must, Source: "MCP Transports §Session 1; OWASP ASVS V3.2.2 (H)", Rule: rule.SessionIDVisibleASCII, Needs: NeedSessions,
 	Section: "MCP Transports 2025-11-25 §Session Management", Keyword: "MUST", Binds: Server,
 	Title:    "Session ids are well formed and unguessable",
 	Sends:    "six initializes, one at a time, each session deleted at once",

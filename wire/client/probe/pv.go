@@ -11,7 +11,7 @@ import (
 
 // pvGroup is the PV group: each check is declared right above its run
 // function; a check is in the catalogue when it is in this list.
-var pvGroup = group{Group{"PV", "Protocol version"}, []*Check{&pv01, &pv02, &pv03, &pv04, &pv05, &pv06}}
+var pvGroup = group{Group{"PV", "Protocol version"}, eraLegacy, []*Check{&pv01, &pv02, &pv03, &pv04, &pv05, &pv06}}
 
 // versionRefused judges r, a request carrying a version the target cannot
 // speak, which must be answered 400 (Transports §2.7), against control,
@@ -70,7 +70,7 @@ func namesVersion(r *reply) bool {
 }
 
 // PV-01: a version older than any MCP revision.
-var pv01 = Check{ID: "PV-01", Level: Must, Source: "MCP Transports §Protocol version header", Rule: rule.VersionUnsupported, Needs: NeedLegacy, Since: "2025-06-18",
+var pv01 = Check{ID: "PV-01", Level: Must, Source: "MCP Transports §Protocol version header", Rule: rule.VersionUnsupported, Since: "2025-06-18",
 	Section: "MCP Transports 2025-11-25 §Protocol Version Header", Keyword: "MUST", Binds: Server,
 	Title:    "A past version refused",
 	Sends:    "a ping on a live session with MCP-Protocol-Version: 1999-01-01, and the same ping with the negotiated version as a control",
@@ -84,7 +84,7 @@ func runPV01(t *checkRun) outcome {
 }
 
 // PV-03: a value that is no date at all.
-var pv03 = Check{ID: "PV-03", Level: Must, Source: "MCP Transports §Protocol version header", Rule: rule.VersionUnsupported, Needs: NeedLegacy, Since: "2025-06-18",
+var pv03 = Check{ID: "PV-03", Level: Must, Source: "MCP Transports §Protocol version header", Rule: rule.VersionUnsupported, Since: "2025-06-18",
 	Section: "MCP Transports 2025-11-25 §Protocol Version Header", Keyword: "MUST", Binds: Server,
 	Title:    "A malformed version refused",
 	Sends:    "a ping on a live session with MCP-Protocol-Version: garbage, and the same ping with the negotiated version as a control",
@@ -106,7 +106,7 @@ func (t *checkRun) badVersion(version string) outcome {
 
 // PV-02: a version later than any, on every method: a server comparing
 // version strings with >= would let it through.
-var pv02 = Check{ID: "PV-02", Level: Must, Source: "MCP Transports §Protocol version header", Rule: rule.VersionUnsupported, Needs: NeedLegacy, Since: "2025-06-18",
+var pv02 = Check{ID: "PV-02", Level: Must, Source: "MCP Transports §Protocol version header", Rule: rule.VersionUnsupported, Since: "2025-06-18",
 	Section: "MCP Transports 2025-11-25 §Protocol Version Header", Keyword: "MUST", Binds: Server,
 	Title:    "A future version refused on every method",
 	Sends:    "POST (ping), GET and DELETE on a live session with MCP-Protocol-Version: 9999-01-01, each also with the negotiated version as a control",
@@ -160,7 +160,7 @@ func runPV02(t *checkRun) outcome {
 // PV-04: no version header after initialize. The spec says to assume
 // 2025-03-26 (Transports §2.7); a server that supports only later
 // revisions refuses instead, so this is reported, not judged.
-var pv04 = Check{ID: "PV-04", Level: Informational, Source: "MCP Transports §Protocol version header", Rule: rule.VersionAssumed, Needs: NeedLegacy, Since: "2025-06-18",
+var pv04 = Check{ID: "PV-04", Level: Informational, Source: "MCP Transports §Protocol version header", Rule: rule.VersionAssumed, Since: "2025-06-18",
 	Section: "MCP Transports 2025-11-25 §Protocol Version Header", Keyword: "SHOULD", Binds: Server,
 	Title:    "Missing header after init",
 	Sends:    "a ping on a live session without MCP-Protocol-Version",
@@ -185,7 +185,7 @@ var knownVersions = append(slices.Clone(releasedVersions), "2026-07-28")
 
 // PV-05: an initialize proposing a version the server cannot know gets a
 // counter-offer, a result naming a version it supports, not an error.
-var pv05 = Check{ID: "PV-05", Level: Must, Source: "MCP Lifecycle §Version negotiation", Rule: rule.VersionCounterOffer, Needs: NeedLegacy,
+var pv05 = Check{ID: "PV-05", Level: Must, Source: "MCP Lifecycle §Version negotiation", Rule: rule.VersionCounterOffer,
 	Section: "MCP Lifecycle 2025-11-25 §Version Negotiation", Keyword: "MUST", Binds: Server,
 	Title:    "Negotiation answers a supported version",
 	Sends:    "initialize proposing 2099-01-01",
@@ -226,7 +226,7 @@ func runPV05(t *checkRun) outcome {
 // or one its MCP-Protocol-Version check accepts while it refuses a version
 // no server speaks. A server that answers 2025-11-25 with 2025-03-26 but
 // serves requests carrying 2025-11-25 supports what it did not negotiate.
-var pv06 = Check{ID: "PV-06", Level: Must, Source: "MCP Lifecycle §Version negotiation", Rule: rule.VersionCounterOffer, Needs: NeedLegacy,
+var pv06 = Check{ID: "PV-06", Level: Must, Source: "MCP Lifecycle §Version negotiation", Rule: rule.VersionCounterOffer,
 	Section: "MCP Lifecycle 2025-11-25 §Version Negotiation", Keyword: "MUST", Binds: Server,
 	Title:    "A supported version is answered as proposed",
 	Fix:      "Answer initialize with the protocolVersion the client proposed whenever the server supports it, and counter-offer only a version it does not: a hard-coded protocolVersion in the initialize handler is the usual cause; the SDKs pick it from their supported list.",

@@ -82,6 +82,31 @@ func (t *checkRun) initialize(edits ...fieldEdit) (client.Request, int64) {
 	return edit(t.request("POST", nil, body), edits...), id
 }
 
+// opening is the request that reaches the endpoint in the revision the
+// target speaks, with edits: initialize on a target that speaks
+// 2025-11-25 (or whose revision a run without its token could not
+// learn), server/discover as a 2026-07-28 client sends it on a target
+// that speaks only that. The boundary's checks (Host, Origin, media
+// types, framing, tokens) judge what the server does with it, so each is
+// judged on either kind of target; openingName says which it is.
+func (t *checkRun) opening(edits ...fieldEdit) (client.Request, int64) {
+	if t.p.modernOnly() {
+		return t.modernRequest("server/discover", "", edits...)
+	}
+	return t.initialize(edits...)
+}
+
+// openingName is the method opening sends, for step names and reasons.
+func (t *checkRun) openingName() string {
+	if t.p.modernOnly() {
+		return "server/discover"
+	}
+	return "initialize"
+}
+
+// modernOnly reports a target that speaks 2026-07-28 and not 2025-11-25.
+func (p *prober) modernOnly() bool { return p.modern && !p.legacy }
+
 // open initializes a session with authorization (the Authorization value,
 // "" for none) and sends notifications/initialized; bare leaves the
 // notification out. It fails with an error outcome when the target will

@@ -270,7 +270,12 @@ func TestPreflightFindsTheEra(t *testing.T) {
 		if res.Check.Needs&probe.NeedLegacy == 0 || res.Check.Needs&(probe.NeedToken|probe.NeedToken2|probe.NeedNamed|probe.NeedSlow) != 0 {
 			continue
 		}
-		if res.Verdict != probe.Skip || !strings.HasPrefix(res.Reason, "needs a target that speaks MCP 2025-11-25: this one serves no initialize") {
+		// A check that rests on a failed one says so first (HO-03 on
+		// HO-02: this target refuses a foreign Origin with 400).
+		if res.Verdict == probe.Skip && strings.HasPrefix(res.Reason, "see ") {
+			continue
+		}
+		if res.Verdict != probe.Skip || !strings.HasPrefix(res.Reason, "needs a target that speaks MCP 2025-11-25") || !strings.Contains(res.Reason, "this one serves no initialize") {
 			t.Errorf("%s %s: %s; want a skip: it needs 2025-11-25", res.Check.ID, res.Verdict, res.Reason)
 		}
 	}

@@ -9,7 +9,7 @@ import (
 
 // seGroup is the SE group: each check is declared right above its run
 // function; a check is in the catalogue when it is in this list.
-var seGroup = group{Group{"SE", "Sessions"}, []*Check{&se01, &se02, &se03, &se04, &se05, &se06, &se07, &se08, &se09}}
+var seGroup = group{Group{"SE", "Sessions"}, eraLegacy, []*Check{&se01, &se02, &se03, &se04, &se05, &se06, &se07, &se08, &se09}}
 
 // sessionRequest sends on s a request that only a session can serve: the
 // first list method the server declares. Ping is the fallback only: it is
@@ -26,7 +26,7 @@ func (t *checkRun) sessionRequest(step string, s *session, edits ...fieldEdit) (
 
 // SE-01: a request after initialize without Mcp-Session-Id gets 400, not
 // 404 (which a client takes for "session ended") and not an answer.
-var se01 = Check{ID: "SE-01", Level: Should, Source: "MCP Transports §Session 2", Rule: rule.SessionRequired, Needs: NeedSessions | NeedLegacy,
+var se01 = Check{ID: "SE-01", Level: Should, Source: "MCP Transports §Session 2", Rule: rule.SessionRequired, Needs: NeedSessions,
 	Section: "MCP Transports 2025-11-25 §Session Management", Keyword: "SHOULD", Binds: Server,
 	Title:    "Missing session id refused",
 	Sends:    "a session request after initialize without Mcp-Session-Id",
@@ -49,7 +49,7 @@ func runSE01(t *checkRun) outcome {
 }
 
 // SE-02: an id shaped like the server's but never issued gets 404.
-var se02 = Check{ID: "SE-02", Level: Should, Source: "MCP Transports §Session 3", Rule: rule.SessionNotFound, Needs: NeedSessions | NeedLegacy,
+var se02 = Check{ID: "SE-02", Level: Should, Source: "MCP Transports §Session 3", Rule: rule.SessionNotFound, Needs: NeedSessions,
 	Section: "MCP Transports 2025-11-25 §Session Management (an ended session's id gets 404; a never-issued one read alike)", Keyword: "MUST", Binds: Server,
 	Title:    "Unknown session id refused",
 	Sends:    "a session request with a never-issued id shaped like two issued ones: only the characters where they differ are changed, each within its alphabet (hex stays hex), so a format check passes it",
@@ -78,7 +78,7 @@ func runSE02(t *checkRun) outcome {
 
 // SE-03: DELETE ends the session, or the server says it lets no client
 // end one (405).
-var se03 = Check{ID: "SE-03", Level: Should, Source: "MCP Transports §Session 5 (MAY end, MUST 405 if not)", Rule: rule.DeleteEndsSession, Needs: NeedSessions | NeedLegacy,
+var se03 = Check{ID: "SE-03", Level: Should, Source: "MCP Transports §Session 5 (MAY end, MUST 405 if not)", Rule: rule.DeleteEndsSession, Needs: NeedSessions,
 	Section: "MCP Transports 2025-11-25 §Session Management (a server MAY refuse DELETE with 405)", Keyword: "MAY", Binds: Server,
 	Title:    "DELETE ends a session",
 	Sends:    "DELETE on a live session",
@@ -101,7 +101,7 @@ func runSE03(t *checkRun) outcome {
 }
 
 // SE-04: an ended session stays ended, on POST and on GET.
-var se04 = Check{ID: "SE-04", Level: Must, Source: "MCP Transports §Session 3", Rule: rule.SessionNotFound, Needs: NeedSessions | NeedLegacy,
+var se04 = Check{ID: "SE-04", Level: Must, Source: "MCP Transports §Session 3", Rule: rule.SessionNotFound, Needs: NeedSessions,
 	Section: "MCP Transports 2025-11-25 §Session Management", Keyword: "MUST", Binds: Server,
 	Title:    "An ended session stays ended",
 	Sends:    "a ping and a GET with the id of a deleted session",
@@ -141,7 +141,7 @@ func runSE04(t *checkRun) outcome {
 // SE-05: before notifications/initialized the server serves no request
 // but ping. A refusal counts only if the same request is served once the
 // lifecycle is complete: otherwise it was refused for another reason.
-var se05 = Check{ID: "SE-05", Level: Hardening, Source: "MCP Lifecycle §Operation", Rule: rule.InitializedFirst, Needs: NeedSessions | NeedLegacy,
+var se05 = Check{ID: "SE-05", Level: Hardening, Source: "MCP Lifecycle §Operation", Rule: rule.InitializedFirst, Needs: NeedSessions,
 	Section: "MCP Lifecycle 2025-11-25 §Initialization", Keyword: "SHOULD", Binds: Client,
 	Title:    "Lifecycle order enforced",
 	Sends:    "a declared list method between initialize and notifications/initialized, then again after it",
@@ -175,7 +175,7 @@ func runSE05(t *checkRun) outcome {
 }
 
 // SE-06: a second initialize on a live session is refused.
-var se06 = Check{ID: "SE-06", Level: Hardening, Source: "MCP Lifecycle", Rule: rule.LifecycleOrder, Needs: NeedSessions | NeedLegacy,
+var se06 = Check{ID: "SE-06", Level: Hardening, Source: "MCP Lifecycle", Rule: rule.LifecycleOrder, Needs: NeedSessions,
 	Section: "MCP Lifecycle 2025-11-25 §Initialization (initialize is the first interaction)", Keyword: "", Binds: Profile,
 	Title:    "No second initialize on a session",
 	Sends:    "initialize carrying a live session's id",
@@ -200,7 +200,7 @@ func runSE06(t *checkRun) outcome {
 
 // SE-07: a session is bound to the principal that opened it: another
 // principal's valid token on it gets what an unknown id gets.
-var se07 = Check{ID: "SE-07", Level: Should, Source: "MCP Security Best Practices §Session hijacking", Rule: rule.SessionBoundToUser, Needs: NeedToken | NeedToken2 | NeedSessions | NeedLegacy,
+var se07 = Check{ID: "SE-07", Level: Should, Source: "MCP Security Best Practices §Session hijacking", Rule: rule.SessionBoundToUser, Needs: NeedToken | NeedToken2 | NeedSessions,
 	Section: "MCP Security Best Practices 2025-11-25 §Session Hijacking", Keyword: "SHOULD", Binds: Server,
 	Title:    "A session is bound to its principal",
 	Sends:    "POST, GET and DELETE with -token2 on a session opened with -token, then a ping with -token",
@@ -253,7 +253,7 @@ func runSE07(t *checkRun) outcome {
 
 // SE-08: a session id without a token gets 401: the id is not a
 // credential.
-var se08 = Check{ID: "SE-08", Level: Must, Source: "MCP Security Best Practices (\"MUST NOT use sessions for authentication\")", Rule: rule.SessionNotCredential, Needs: NeedToken | NeedAuth | NeedSessions | NeedLegacy,
+var se08 = Check{ID: "SE-08", Level: Must, Source: "MCP Security Best Practices (\"MUST NOT use sessions for authentication\")", Rule: rule.SessionNotCredential, Needs: NeedToken | NeedAuth | NeedSessions,
 	Section: "MCP Security Best Practices 2025-11-25 §Session Hijacking", Keyword: "MUST", Binds: Server,
 	Title:    "A session is not a credential",
 	Sends:    "a ping on a session opened with the token, without Authorization",
@@ -278,7 +278,7 @@ func runSE08(t *checkRun) outcome {
 
 // SE-09: sessions are capped or expire, so a client cannot exhaust the
 // server's memory by initializing in a loop.
-var se09 = Check{ID: "SE-09", Level: Hardening, Source: "MCP Security Best Practices (resource exhaustion)", Rule: rule.SessionCapacity, Needs: NeedSessions | NeedLegacy,
+var se09 = Check{ID: "SE-09", Level: Hardening, Source: "MCP Security Best Practices (resource exhaustion)", Rule: rule.SessionCapacity, Needs: NeedSessions,
 	Section: "MCP Security Best Practices 2025-11-25 (resource exhaustion)", Keyword: "", Binds: Profile,
 	Title:    "Sessions are capped or expire",
 	Sends:    "up to 64 initializes one after another, alone after the other checks",

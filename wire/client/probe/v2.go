@@ -19,7 +19,7 @@ import (
 // check's own request then changes exactly one thing, so a refusal is the
 // refusal asked about. A refusal counts only when it says so: the status
 // and the JSON-RPC code the revision names, the request's id echoed.
-var v2Group = group{Group{"V2", "MCP 2026-07-28 (modern)"}, []*Check{
+var v2Group = group{Group{"V2", "MCP 2026-07-28 (modern)"}, eraModern, []*Check{
 	&v201, &v202, &v203, &v204, &v205, &v206, &v207, &v208, &v209, &v210,
 	&v211, &v212, &v213, &v214, &v215, &v216, &v217, &v218, &v219, &v220,
 	&v221, &v222, &v223, &v224, &v225, &v226, &v227, &v228, &v229, &v230, &v231, &v232, &v233, &v234, &v235, &v236, &v237, &v238,
@@ -228,7 +228,7 @@ func cacheableFaults(resultType *string, ttl json.RawMessage, scope *string) []s
 }
 
 // V2-01: server/discover answers with a DiscoverResult.
-var v201 = Check{ID: "V2-01", Level: Must, Source: "MCP 2026-07-28 server/discover (\"Servers MUST implement it\"); Basic §Result responses; Caching", Needs: NeedModern,
+var v201 = Check{ID: "V2-01", Level: Must, Source: "MCP 2026-07-28 server/discover (\"Servers MUST implement it\"); Basic §Result responses; Caching",
 	Section: "MCP 2026-07-28 server/discover", Keyword: "MUST", Binds: Server,
 	Title:  "server/discover answers",
 	Sends:  "server/discover as a 2026-07-28 client sends it",
@@ -274,7 +274,7 @@ func contains(list []string, s string) bool {
 }
 
 // V2-02: the result names the server.
-var v202 = Check{ID: "V2-02", Level: Should, Source: "MCP 2026-07-28 server/discover (\"Servers SHOULD include this field\"); Basic §_meta", Needs: NeedModern,
+var v202 = Check{ID: "V2-02", Level: Should, Source: "MCP 2026-07-28 server/discover (\"Servers SHOULD include this field\"); Basic §_meta",
 	Section: "MCP 2026-07-28 server/discover", Keyword: "SHOULD", Binds: Server,
 	Title:  "server/discover names the server",
 	Sends:  "server/discover",
@@ -301,7 +301,7 @@ func runV202(t *checkRun) outcome {
 }
 
 // V2-03: the version header and _meta disagree.
-var v203 = Check{ID: "V2-03", Level: Must, Source: "MCP 2026-07-28 Transports §Protocol Version Header (\"MUST reject … 400 Bad Request and a HeaderMismatch\")", Needs: NeedModern,
+var v203 = Check{ID: "V2-03", Level: Must, Source: "MCP 2026-07-28 Transports §Protocol Version Header (\"MUST reject … 400 Bad Request and a HeaderMismatch\")",
 	Section: "MCP 2026-07-28 Transports §Protocol Version Header", Keyword: "MUST", Binds: Server,
 	Title:  "Version header and _meta must agree",
 	Sends:  "server/discover with MCP-Protocol-Version: 2026-07-28 and _meta protocolVersion 2025-11-25",
@@ -324,7 +324,7 @@ func runV203(t *checkRun) outcome {
 }
 
 // V2-04: the version header is missing.
-var v204 = Check{ID: "V2-04", Level: Must, Source: "MCP 2026-07-28 Transports §Protocol Version Header, §Server Validation", Needs: NeedModern,
+var v204 = Check{ID: "V2-04", Level: Must, Source: "MCP 2026-07-28 Transports §Protocol Version Header, §Server Validation",
 	Section: "MCP 2026-07-28 Transports §Protocol Version Header", Keyword: "MUST", Binds: Server,
 	Title:  "Version header required",
 	Sends:  "server/discover without MCP-Protocol-Version (the _meta still says 2026-07-28)",
@@ -384,7 +384,7 @@ func (t *checkRun) unsupportedVersion(version string) outcome {
 }
 
 // V2-05: a future version is refused with the supported list.
-var v205 = Check{ID: "V2-05", Level: Must, Source: "MCP 2026-07-28 Transports §Protocol Version Header; Versioning §Negotiation; schema UnsupportedProtocolVersionError", Needs: NeedModern,
+var v205 = Check{ID: "V2-05", Level: Must, Source: "MCP 2026-07-28 Transports §Protocol Version Header; Versioning §Negotiation; schema UnsupportedProtocolVersionError",
 	Section: "MCP 2026-07-28 Transports §Protocol Version Header", Keyword: "MUST", Binds: Server,
 	Title:  "An unknown future version refused with the supported list",
 	Sends:  "server/discover with 2099-12-31 in MCP-Protocol-Version and _meta",
@@ -394,7 +394,7 @@ var v205 = Check{ID: "V2-05", Level: Must, Source: "MCP 2026-07-28 Transports §
 	run:    func(t *checkRun) outcome { return t.unsupportedVersion("2099-12-31") }}
 
 // V2-06: a past version is refused the same way (the spec's own example).
-var v206 = Check{ID: "V2-06", Level: Must, Source: "MCP 2026-07-28 Transports §Protocol Version Header; Versioning §Negotiation (its example: 1900-01-01)", Needs: NeedModern,
+var v206 = Check{ID: "V2-06", Level: Must, Source: "MCP 2026-07-28 Transports §Protocol Version Header; Versioning §Negotiation (its example: 1900-01-01)",
 	Section: "MCP 2026-07-28 Transports §Protocol Version Header", Keyword: "MUST", Binds: Server,
 	Title:  "An unknown past version refused with the supported list",
 	Sends:  "server/discover with 1900-01-01 in MCP-Protocol-Version and _meta",
@@ -415,7 +415,7 @@ func (t *checkRun) metaMissing(meta, what string) outcome {
 }
 
 // V2-07: _meta missing.
-var v207 = Check{ID: "V2-07", Level: Must, Source: "MCP 2026-07-28 Basic §_meta (\"MUST reject it with … -32602 … status MUST be 400\")", Needs: NeedModern,
+var v207 = Check{ID: "V2-07", Level: Must, Source: "MCP 2026-07-28 Basic §_meta (\"MUST reject it with … -32602 … status MUST be 400\")",
 	Section: "MCP 2026-07-28 Basic §_meta", Keyword: "MUST", Binds: Server,
 	Title:  "A request without _meta refused",
 	Sends:  "server/discover with params {} (headers as usual)",
@@ -425,7 +425,7 @@ var v207 = Check{ID: "V2-07", Level: Must, Source: "MCP 2026-07-28 Basic §_meta
 	run:    func(t *checkRun) outcome { return t.metaMissing("", "params {} (no _meta)") }}
 
 // V2-08: clientCapabilities missing.
-var v208 = Check{ID: "V2-08", Level: Must, Source: "MCP 2026-07-28 Basic §_meta (clientCapabilities Required: Yes)", Needs: NeedModern,
+var v208 = Check{ID: "V2-08", Level: Must, Source: "MCP 2026-07-28 Basic §_meta (clientCapabilities Required: Yes)",
 	Section: "MCP 2026-07-28 Basic §_meta", Keyword: "MUST", Binds: Server,
 	Title:  "A request without clientCapabilities refused",
 	Sends:  "server/discover whose _meta has no clientCapabilities",
@@ -437,7 +437,7 @@ var v208 = Check{ID: "V2-08", Level: Must, Source: "MCP 2026-07-28 Basic §_meta
 	}}
 
 // V2-09: clientInfo is optional.
-var v209 = Check{ID: "V2-09", Level: Must, Source: "MCP 2026-07-28 Basic §_meta (clientInfo Required: No)", Needs: NeedModern,
+var v209 = Check{ID: "V2-09", Level: Must, Source: "MCP 2026-07-28 Basic §_meta (clientInfo Required: No)",
 	Section: "MCP 2026-07-28 Basic §_meta", Keyword: "MUST", Binds: Server,
 	Title:  "clientInfo is optional",
 	Sends:  "server/discover whose _meta has no clientInfo",
@@ -472,7 +472,7 @@ func (t *checkRun) headerRefused(how string, edits ...fieldEdit) outcome {
 const suiteCodeNote = "; the official suite grades a 400 with another code only as a warning, the spec's sentence makes -32020 a MUST"
 
 // V2-10: Mcp-Method missing.
-var v210 = Check{ID: "V2-10", Level: Must, Source: "MCP 2026-07-28 Transports §Standard Request Headers (\"REQUIRED\"), §Server Validation", Needs: NeedModern,
+var v210 = Check{ID: "V2-10", Level: Must, Source: "MCP 2026-07-28 Transports §Standard Request Headers (\"REQUIRED\"), §Server Validation",
 	Section: "MCP 2026-07-28 Transports §Server Validation", Keyword: "MUST", Binds: Server,
 	Title:  "Mcp-Method required",
 	Sends:  "server/discover without Mcp-Method",
@@ -482,7 +482,7 @@ var v210 = Check{ID: "V2-10", Level: Must, Source: "MCP 2026-07-28 Transports §
 	run:    func(t *checkRun) outcome { return t.headerRefused("without Mcp-Method", drop("Mcp-Method")) }}
 
 // V2-11: Mcp-Method names another method than the body.
-var v211 = Check{ID: "V2-11", Level: Must, Source: "MCP 2026-07-28 Transports §Server Validation (\"MUST reject requests where the values … do not match\")", Needs: NeedModern,
+var v211 = Check{ID: "V2-11", Level: Must, Source: "MCP 2026-07-28 Transports §Server Validation (\"MUST reject requests where the values … do not match\")",
 	Section: "MCP 2026-07-28 Transports §Server Validation", Keyword: "MUST", Binds: Server,
 	Title:  "Mcp-Method must match the body",
 	Sends:  "server/discover with Mcp-Method: tools/list",
@@ -494,7 +494,7 @@ var v211 = Check{ID: "V2-11", Level: Must, Source: "MCP 2026-07-28 Transports §
 	}}
 
 // V2-12: header values are case-sensitive.
-var v212 = Check{ID: "V2-12", Level: Must, Source: "MCP 2026-07-28 Transports §Case Sensitivity (values are case-sensitive), §Server Validation", Needs: NeedModern,
+var v212 = Check{ID: "V2-12", Level: Must, Source: "MCP 2026-07-28 Transports §Case Sensitivity (values are case-sensitive), §Server Validation",
 	Section: "MCP 2026-07-28 Transports §Case Sensitivity", Keyword: "MUST", Binds: Server,
 	Title:  "Mcp-Method compared case-sensitively",
 	Sends:  "server/discover with Mcp-Method: SERVER/DISCOVER",
@@ -506,7 +506,7 @@ var v212 = Check{ID: "V2-12", Level: Must, Source: "MCP 2026-07-28 Transports §
 	}}
 
 // V2-13: header names are case-insensitive.
-var v213 = Check{ID: "V2-13", Level: Must, Source: "MCP 2026-07-28 Transports §Case Sensitivity (\"MUST use case-insensitive comparisons for header names\")", Needs: NeedModern,
+var v213 = Check{ID: "V2-13", Level: Must, Source: "MCP 2026-07-28 Transports §Case Sensitivity (\"MUST use case-insensitive comparisons for header names\")",
 	Section: "MCP 2026-07-28 Transports §Case Sensitivity", Keyword: "MUST", Binds: Server,
 	Title:  "Header names matched case-insensitively",
 	Sends:  "server/discover with the fields spelled mcp-protocol-version and mcp-method",
@@ -580,7 +580,7 @@ func (t *checkRun) mcpName(how string, refuse bool, edits func(name string) []fi
 }
 
 // V2-14: Mcp-Name missing.
-var v214 = Check{ID: "V2-14", Level: Must, Source: "MCP 2026-07-28 Transports §Standard Request Headers (Mcp-Name for tools/call), §Server Validation", Needs: NeedModern,
+var v214 = Check{ID: "V2-14", Level: Must, Source: "MCP 2026-07-28 Transports §Standard Request Headers (Mcp-Name for tools/call), §Server Validation",
 	Section: "MCP 2026-07-28 Transports §Server Validation", Keyword: "MUST", Binds: Server,
 	Title:  "Mcp-Name required on tools/call",
 	Sends:  "tools/call of the first tool tools/list offers, without Mcp-Name (skips without a tool)",
@@ -592,7 +592,7 @@ var v214 = Check{ID: "V2-14", Level: Must, Source: "MCP 2026-07-28 Transports §
 	}}
 
 // V2-15: Mcp-Name names another tool.
-var v215 = Check{ID: "V2-15", Level: Must, Source: "MCP 2026-07-28 Transports §Server Validation", Needs: NeedModern,
+var v215 = Check{ID: "V2-15", Level: Must, Source: "MCP 2026-07-28 Transports §Server Validation",
 	Section: "MCP 2026-07-28 Transports §Server Validation", Keyword: "MUST", Binds: Server,
 	Title:  "Mcp-Name must match the body",
 	Sends:  "tools/call of the first tool with Mcp-Name: rawmcp_wrong_name",
@@ -604,7 +604,7 @@ var v215 = Check{ID: "V2-15", Level: Must, Source: "MCP 2026-07-28 Transports §
 	}}
 
 // V2-16: a Base64-sentinel Mcp-Name is decoded before the comparison.
-var v216 = Check{ID: "V2-16", Level: Must, Source: "MCP 2026-07-28 Transports §Value Encoding (\"servers MUST decode an encoded Mcp-Name … before comparing\")", Needs: NeedModern,
+var v216 = Check{ID: "V2-16", Level: Must, Source: "MCP 2026-07-28 Transports §Value Encoding (\"servers MUST decode an encoded Mcp-Name … before comparing\")",
 	Section: "MCP 2026-07-28 Transports §Value Encoding", Keyword: "MUST", Binds: Server,
 	Title:  "A Base64-encoded Mcp-Name decoded",
 	Sends:  "tools/call of the first tool with Mcp-Name: =?base64?<its name>?=",
@@ -618,7 +618,7 @@ var v216 = Check{ID: "V2-16", Level: Must, Source: "MCP 2026-07-28 Transports §
 	}}
 
 // V2-17: whitespace around a field value is not part of it.
-var v217 = Check{ID: "V2-17", Level: Must, Source: "RFC 9110 §5.5 (surrounding whitespace is not part of a field value)", Needs: NeedModern,
+var v217 = Check{ID: "V2-17", Level: Must, Source: "RFC 9110 §5.5 (surrounding whitespace is not part of a field value)",
 	Section: "RFC 9110 §5.5", Keyword: "MUST", Binds: Server,
 	Title:  "Whitespace around Mcp-Name ignored",
 	Sends:  "tools/call of the first tool with Mcp-Name: '   <name>  '",
@@ -644,7 +644,7 @@ func (t *checkRun) discoverCapabilities() (map[string]json.RawMessage, *outcome)
 }
 
 // V2-18: an unknown method gets 404 with -32601.
-var v218 = Check{ID: "V2-18", Level: Must, Source: "MCP 2026-07-28 Transports §Protocol Version Header (\"MUST respond with 404 Not Found and … -32601\")", Needs: NeedModern,
+var v218 = Check{ID: "V2-18", Level: Must, Source: "MCP 2026-07-28 Transports §Protocol Version Header (\"MUST respond with 404 Not Found and … -32601\")",
 	Section: "MCP 2026-07-28 Transports §Protocol Version Header", Keyword: "MUST", Binds: Server,
 	Title:  "An unknown method gets 404 with -32601",
 	Sends:  "rawmcp/no-such-method as a modern request",
@@ -673,7 +673,7 @@ var removedMethods = []struct{ method, params string }{
 }
 
 // V2-19: the removed methods are unknown methods on a modern request.
-var v219 = Check{ID: "V2-19", Level: Must, Source: "MCP 2026-07-28 Transports §Protocol Version Header (404 + -32601 for a method not implemented); Changelog (ping, logging/setLevel, resources/subscribe and unsubscribe, initialize removed); Versioning §Backward Compatibility (a modern _meta is served by this revision)", Needs: NeedModern,
+var v219 = Check{ID: "V2-19", Level: Must, Source: "MCP 2026-07-28 Transports §Protocol Version Header (404 + -32601 for a method not implemented); Changelog (ping, logging/setLevel, resources/subscribe and unsubscribe, initialize removed); Versioning §Backward Compatibility (a modern _meta is served by this revision)",
 	Section: "MCP 2026-07-28 Transports §Protocol Version Header", Keyword: "MUST", Binds: Server,
 	Title:  "Removed methods get 404 with -32601",
 	Sends:  "ping, logging/setLevel, resources/subscribe, resources/unsubscribe and initialize, each as a modern request",
@@ -723,7 +723,7 @@ func (t *checkRun) noLongerServed(method string, edits ...fieldEdit) outcome {
 }
 
 // V2-20: GET is gone.
-var v220 = Check{ID: "V2-20", Level: Should, Source: "MCP 2026-07-28 Transports §Earlier Streamable HTTP Revisions (\"SHOULD … 405\"); RFC 9110 §15.5.6 (Allow)", Needs: NeedModern,
+var v220 = Check{ID: "V2-20", Level: Should, Source: "MCP 2026-07-28 Transports §Earlier Streamable HTTP Revisions (\"SHOULD … 405\"); RFC 9110 §15.5.6 (Allow)",
 	Section: "MCP 2026-07-28 Transports §Earlier Streamable HTTP Revisions", Keyword: "SHOULD", Binds: Server,
 	Title:  "GET answered 405",
 	Sends:  "GET with Accept: text/event-stream and MCP-Protocol-Version: 2026-07-28",
@@ -734,7 +734,7 @@ var v220 = Check{ID: "V2-20", Level: Should, Source: "MCP 2026-07-28 Transports 
 	run:    func(t *checkRun) outcome { return t.noLongerServed("GET") }}
 
 // V2-21: DELETE is gone.
-var v221 = Check{ID: "V2-21", Level: Should, Source: "MCP 2026-07-28 Transports §Earlier Streamable HTTP Revisions (\"SHOULD … 405\"); RFC 9110 §15.5.6 (Allow)", Needs: NeedModern,
+var v221 = Check{ID: "V2-21", Level: Should, Source: "MCP 2026-07-28 Transports §Earlier Streamable HTTP Revisions (\"SHOULD … 405\"); RFC 9110 §15.5.6 (Allow)",
 	Section: "MCP 2026-07-28 Transports §Earlier Streamable HTTP Revisions", Keyword: "SHOULD", Binds: Server,
 	Title:  "DELETE answered 405",
 	Sends:  "DELETE with Mcp-Session-Id: rawmcp-probe",
@@ -768,7 +768,7 @@ func (t *checkRun) ignored(name, value string) outcome {
 }
 
 // V2-22: a session id is ignored, none minted or echoed.
-var v222 = Check{ID: "V2-22", Level: Should, Source: "MCP 2026-07-28 Transports §Earlier Streamable HTTP Revisions (\"ignore it, and do not mint or echo session IDs\"); Versioning §Backward Compatibility", Needs: NeedModern,
+var v222 = Check{ID: "V2-22", Level: Should, Source: "MCP 2026-07-28 Transports §Earlier Streamable HTTP Revisions (\"ignore it, and do not mint or echo session IDs\"); Versioning §Backward Compatibility",
 	Section: "MCP 2026-07-28 Transports §Earlier Streamable HTTP Revisions", Keyword: "SHOULD", Binds: Server,
 	Title:  "Mcp-Session-Id ignored, never minted or echoed",
 	Sends:  "server/discover, then the same with Mcp-Session-Id: rawmcp-bogus-1",
@@ -778,7 +778,7 @@ var v222 = Check{ID: "V2-22", Level: Should, Source: "MCP 2026-07-28 Transports 
 	run:    func(t *checkRun) outcome { return t.ignored("Mcp-Session-Id", "rawmcp-bogus-1") }}
 
 // V2-23: Last-Event-ID is ignored.
-var v223 = Check{ID: "V2-23", Level: Should, Source: "MCP 2026-07-28 Transports §Earlier Streamable HTTP Revisions (\"ignore it; streams are not resumable\")", Needs: NeedModern,
+var v223 = Check{ID: "V2-23", Level: Should, Source: "MCP 2026-07-28 Transports §Earlier Streamable HTTP Revisions (\"ignore it; streams are not resumable\")",
 	Section: "MCP 2026-07-28 Transports §Earlier Streamable HTTP Revisions", Keyword: "SHOULD", Binds: Server,
 	Title:  "Last-Event-ID ignored",
 	Sends:  "server/discover with Last-Event-ID: rawmcp_0",
@@ -788,7 +788,7 @@ var v223 = Check{ID: "V2-23", Level: Should, Source: "MCP 2026-07-28 Transports 
 	run:    func(t *checkRun) outcome { return t.ignored("Last-Event-ID", "rawmcp_0") }}
 
 // V2-25: a notification gets 202 with no body, or a 4xx.
-var v225 = Check{ID: "V2-25", Level: Must, Source: "MCP 2026-07-28 Transports §Sending Messages item 5", Needs: NeedModern,
+var v225 = Check{ID: "V2-25", Level: Must, Source: "MCP 2026-07-28 Transports §Sending Messages item 5",
 	Section: "MCP 2026-07-28 Transports §Sending Messages", Keyword: "MUST", Binds: Server,
 	Title:  "A notification gets 202 and no body",
 	Sends:  "notifications/cancelled for a request never sent, with the baseline headers",
@@ -818,7 +818,7 @@ func runV225(t *checkRun) outcome {
 }
 
 // V2-26: a batch (a client's MUST NOT) is refused.
-var v226 = Check{ID: "V2-26", Level: Informational, Source: "MCP 2026-07-28 Transports §Sending Messages item 4 (binds the client: \"MUST be a single JSON-RPC request\")", Needs: NeedModern,
+var v226 = Check{ID: "V2-26", Level: Informational, Source: "MCP 2026-07-28 Transports §Sending Messages item 4 (binds the client: \"MUST be a single JSON-RPC request\")",
 	Section: "MCP 2026-07-28 Transports §Sending Messages", Keyword: "MUST", Binds: Client,
 	Title:  "A batch refused",
 	Sends:  "a JSON array of two server/discover requests",
@@ -843,7 +843,7 @@ func runV226(t *checkRun) outcome {
 }
 
 // V2-27: tools/list's result is complete and cacheable.
-var v227 = Check{ID: "V2-27", Level: Must, Source: "MCP 2026-07-28 Basic §Result responses (resultType); Caching (ttlMs, cacheScope on list results)", Needs: NeedModern,
+var v227 = Check{ID: "V2-27", Level: Must, Source: "MCP 2026-07-28 Basic §Result responses (resultType); Caching (ttlMs, cacheScope on list results)",
 	Section: "MCP 2026-07-28 Caching", Keyword: "MUST", Binds: Server,
 	Title:  "tools/list result carries resultType and caching hints",
 	Sends:  "tools/list, where server/discover declares tools",
@@ -885,7 +885,7 @@ func runV227(t *checkRun) outcome {
 
 // V2-24: a foreign Origin gets 403 on the modern path; a foreign Host is
 // refused (hardening, as HO-01).
-var v224 = Check{ID: "V2-24", Level: Must, Source: "MCP 2026-07-28 Transports §Security Warning (\"MUST respond with HTTP 403 Forbidden\"); Host: MCP Security Best Practices (H)", Needs: NeedModern,
+var v224 = Check{ID: "V2-24", Level: Must, Source: "MCP 2026-07-28 Transports §Security Warning (\"MUST respond with HTTP 403 Forbidden\"); Host: MCP Security Best Practices (H)",
 	Section: "MCP 2026-07-28 Transports §Security Warning", Keyword: "MUST", Binds: Server,
 	Title:  "Foreign Origin refused on the modern path",
 	Sends:  "server/discover with Origin: http://evil.example; then with Host: evil.example (no Origin)",
@@ -919,7 +919,7 @@ func runV224(t *checkRun) outcome {
 }
 
 // V2-28: what an event stream of a modern answer may carry.
-var v228 = Check{ID: "V2-28", Level: Must, Source: "MCP 2026-07-28 Transports §Sending Messages (no requests on the stream: MUST NOT; X-Accel-Buffering: SHOULD); Changelog item 5 (no notifications/message without logLevel: MUST NOT)", Needs: NeedModern,
+var v228 = Check{ID: "V2-28", Level: Must, Source: "MCP 2026-07-28 Transports §Sending Messages (no requests on the stream: MUST NOT; X-Accel-Buffering: SHOULD); Changelog item 5 (no notifications/message without logLevel: MUST NOT)",
 	Section: "MCP 2026-07-28 Transports §Sending Messages", Keyword: "MUST", Binds: Server,
 	Title:  "Modern event streams carry no requests",
 	Sends:  "nothing: reads every event-stream answer of the V2 checks",
@@ -981,7 +981,7 @@ func dedupe(list []string) []string {
 }
 
 // V2-30: the resource-server boundary on modern requests.
-var v230 = Check{ID: "V2-30", Level: Must, Source: "MCP 2026-07-28 Authorization §Token Handling (401 for invalid tokens: MUST; scope in the challenge: SHOULD; no offline_access: SHOULD NOT); Authorization Server Discovery (resource_metadata or well-known: MUST; authorization_servers: MUST)", Needs: NeedModern | NeedAuth,
+var v230 = Check{ID: "V2-30", Level: Must, Source: "MCP 2026-07-28 Authorization §Token Handling (401 for invalid tokens: MUST; scope in the challenge: SHOULD; no offline_access: SHOULD NOT); Authorization Server Discovery (resource_metadata or well-known: MUST; authorization_servers: MUST)", Needs: NeedAuth,
 	Section: "MCP 2026-07-28 Authorization §Token Handling", Keyword: "MUST", Binds: Server,
 	Title:  "Modern requests need a token",
 	Sends:  "server/discover without a token and with Bearer rawmcp-invalid; GET the metadata the challenge names (or the well-known paths)",
@@ -1059,7 +1059,7 @@ var listenFilters = []struct {
 }
 
 // V2-29: subscriptions/listen is acknowledged first and honours its filter.
-var v229 = Check{ID: "V2-29", Level: Must, Source: "MCP 2026-07-28 Subscriptions (acknowledged first, subscriptionId on every notification, nothing outside the filter: MUST); Basic §_meta", Needs: NeedModern,
+var v229 = Check{ID: "V2-29", Level: Must, Source: "MCP 2026-07-28 Subscriptions (acknowledged first, subscriptionId on every notification, nothing outside the filter: MUST); Basic §_meta",
 	Section: "MCP 2026-07-28 Subscriptions", Keyword: "MUST", Binds: Server,
 	Title:  "subscriptions/listen acknowledged, tagged and filtered",
 	Sends:  "subscriptions/listen for the first list change server/discover advertises; reads 1.5 s, then closes",
@@ -1132,7 +1132,7 @@ func idOrNone(tag string) string {
 }
 
 // V2-31: a modern-only server names its versions to a legacy initialize.
-var v231 = Check{ID: "V2-31", Level: Should, Source: "MCP 2026-07-28 Versioning §Backward Compatibility (\"SHOULD name the protocol versions it supports in any error it returns to an initialize request\")", Needs: NeedModern,
+var v231 = Check{ID: "V2-31", Level: Should, Source: "MCP 2026-07-28 Versioning §Backward Compatibility (\"SHOULD name the protocol versions it supports in any error it returns to an initialize request\")",
 	Section: "MCP 2026-07-28 Versioning §Backward Compatibility", Keyword: "SHOULD", Binds: Server,
 	Title:    "A legacy initialize learns the supported versions",
 	Sends:    "initialize as a 2025-11-25 client sends it (no MCP-Protocol-Version, no _meta)",

@@ -10,7 +10,7 @@ import (
 
 // V2-37: the Mcp-Param headers of a tool that declares x-mcp-header are
 // held to its arguments.
-var v237 = Check{ID: "V2-37", Level: Must, Source: "MCP 2026-07-28 Transports §Server Behavior for Custom Headers (\"MUST validate … after decoding if Base64-encoded\"; a header with invalid characters, or omitted while the body has the value: \"MUST reject\"), §Value Encoding", Needs: NeedModern,
+var v237 = Check{ID: "V2-37", Level: Must, Source: "MCP 2026-07-28 Transports §Server Behavior for Custom Headers (\"MUST validate … after decoding if Base64-encoded\"; a header with invalid characters, or omitted while the body has the value: \"MUST reject\"), §Value Encoding",
 	Section: "MCP 2026-07-28 Transports §Server Behavior for Custom Headers", Keyword: "MUST", Binds: Server,
 	Title:  "Mcp-Param headers checked against the arguments",
 	Sends:  "tools/call of the first tool with a string parameter marked x-mcp-header, its header as sent, Base64-encoded, different, left out, badly encoded, and literal text like Base64",

@@ -11,7 +11,7 @@ import (
 // methods that need it.
 
 // V2-32: _meta without protocolVersion.
-var v232 = Check{ID: "V2-32", Level: Must, Source: "MCP 2026-07-28 Basic §_meta (protocolVersion Required: Yes; \"MUST reject it with … -32602 … status MUST be 400\")", Needs: NeedModern,
+var v232 = Check{ID: "V2-32", Level: Must, Source: "MCP 2026-07-28 Basic §_meta (protocolVersion Required: Yes; \"MUST reject it with … -32602 … status MUST be 400\")",
 	Section: "MCP 2026-07-28 Basic §_meta", Keyword: "MUST", Binds: Server,
 	Title:  "A request whose _meta lacks protocolVersion refused",
 	Sends:  "server/discover whose _meta has clientInfo and clientCapabilities but no protocolVersion (the header still says 2026-07-28)",
@@ -30,7 +30,7 @@ var namedMethods = []struct{ method, list, member, key string }{
 }
 
 // V2-38: Mcp-Name on resources/read and prompts/get.
-var v238 = Check{ID: "V2-38", Level: Must, Source: "MCP 2026-07-28 Transports §Standard Request Headers (Mcp-Name REQUIRED for resources/read and prompts/get), §Server Validation", Needs: NeedModern,
+var v238 = Check{ID: "V2-38", Level: Must, Source: "MCP 2026-07-28 Transports §Standard Request Headers (Mcp-Name REQUIRED for resources/read and prompts/get), §Server Validation",
 	Section: "MCP 2026-07-28 Transports §Server Validation", Keyword: "MUST", Binds: Server,
 	Title:  "Mcp-Name required and matched on resources/read and prompts/get",
 	Sends:  "resources/read of the first resource and prompts/get of the first prompt, as a client sends them, then without Mcp-Name, then with Mcp-Name: rawmcp_wrong_name",

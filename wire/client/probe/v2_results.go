@@ -22,7 +22,7 @@ var capabilityLists = []struct{ capability, method, member string }{
 }
 
 // V2-33: server/discover declares exactly the features it serves.
-var v233 = Check{ID: "V2-33", Level: Must, Source: "MCP 2026-07-28 Tools, Prompts, Resources §Capabilities (\"Servers that support tools MUST declare the tools capability\"; a declaring server MUST respond to the list request)", Needs: NeedModern,
+var v233 = Check{ID: "V2-33", Level: Must, Source: "MCP 2026-07-28 Tools, Prompts, Resources §Capabilities (\"Servers that support tools MUST declare the tools capability\"; a declaring server MUST respond to the list request)",
 	Section: "MCP 2026-07-28 Tools §Capabilities", Keyword: "MUST", Binds: Server,
 	Title:  "server/discover declares what is served",
 	Sends:  "server/discover, then tools/list, prompts/list and resources/list",
@@ -70,7 +70,7 @@ var cacheableLists = []struct{ capability, method string }{
 }
 
 // V2-34: the other cacheable results carry their hints.
-var v234 = Check{ID: "V2-34", Level: Must, Source: "MCP 2026-07-28 Caching §Cacheable Results (\"Servers MUST include caching hints\"), §Time-to-Live (\"MUST provide a ttlMs value that is >= 0\"); schema CacheableResult (ttlMs an integer)", Needs: NeedModern,
+var v234 = Check{ID: "V2-34", Level: Must, Source: "MCP 2026-07-28 Caching §Cacheable Results (\"Servers MUST include caching hints\"), §Time-to-Live (\"MUST provide a ttlMs value that is >= 0\"); schema CacheableResult (ttlMs an integer)",
 	Section: "MCP 2026-07-28 Caching §Cacheable Results", Keyword: "MUST", Binds: Server,
 	Title:  "List and read results carry caching hints",
 	Sends:  "prompts/list, resources/list, resources/templates/list and resources/read of the first resource, where server/discover declares them",
@@ -166,7 +166,7 @@ func headerName(v string) string {
 }
 
 // V2-35: tools/list keeps its order.
-var v235 = Check{ID: "V2-35", Level: Should, Source: "MCP 2026-07-28 Tools §Capabilities (\"Servers SHOULD return tools in a deterministic order\")", Needs: NeedModern,
+var v235 = Check{ID: "V2-35", Level: Should, Source: "MCP 2026-07-28 Tools §Capabilities (\"Servers SHOULD return tools in a deterministic order\")",
 	Section: "MCP 2026-07-28 Tools §Capabilities", Keyword: "SHOULD", Binds: Server,
 	Title:  "tools/list in a deterministic order",
 	Sends:  "tools/list three times in a row, where server/discover declares tools",
@@ -221,7 +221,7 @@ func quoteList(names []string) string {
 const unknownResource = "rawmcp-probe://nonexistent/resource"
 
 // V2-36: a resource that does not exist is an error.
-var v236 = Check{ID: "V2-36", Level: Must, Source: "MCP 2026-07-28 Resources §Error Handling (\"MUST return a JSON-RPC error with code -32602\"; \"MUST NOT return an empty contents array\"); Basic §Error Codes (-32002 MUST NOT be emitted)", Needs: NeedModern,
+var v236 = Check{ID: "V2-36", Level: Must, Source: "MCP 2026-07-28 Resources §Error Handling (\"MUST return a JSON-RPC error with code -32602\"; \"MUST NOT return an empty contents array\"); Basic §Error Codes (-32002 MUST NOT be emitted)",
 	Section: "MCP 2026-07-28 Resources §Error Handling", Keyword: "MUST", Binds: Server,
 	Title:  "An unknown resource gets -32602",
 	Sends:  "resources/read of " + unknownResource + ", where server/discover declares resources",
