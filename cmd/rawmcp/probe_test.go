@@ -497,7 +497,7 @@ func TestProbeList(t *testing.T) {
 	if want := "Authorization (resource server)\n  AU-05 "; !strings.HasPrefix(stdout, want) {
 		t.Errorf("-list -only AU-05 does not begin with %q:\n%s", want, stdout)
 	}
-	for _, want := range []string{"AU-05  H      T, auth, legacy ", " A token in the query is not accepted", "rule: A-19", "decoy"} {
+	for _, want := range []string{"AU-05  H      T, auth ", " A token in the query is not accepted", "rule: A-19", "decoy"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("-list -only AU-05 lacks %q:\n%s", want, stdout)
 		}

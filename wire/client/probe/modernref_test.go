@@ -1,6 +1,8 @@
 package probe_test
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"io"
@@ -10,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // modernRef is a reference MCP 2026-07-28 server for the V2 checks,
@@ -55,8 +58,8 @@ func startModernRef(t *testing.T, cfg modernRef) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := &http.Server{Handler: &refHandler{cfg: cfg, authority: ln.Addr().String()}}
-	go srv.Serve(ln)
+	srv := &http.Server{Handler: &refHandler{cfg: cfg, authority: ln.Addr().String()}, ReadHeaderTimeout: refHeadTimeout}
+	go srv.Serve(newStrictFront(ln))
 	t.Cleanup(func() { srv.Close() })
 	return ln.Addr().String()
 }
@@ -341,4 +344,120 @@ func writeJSON(w http.ResponseWriter, status int, body string) {
 func itoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
+}
+
+// refHeadTimeout is how long the reference waits for a request head, as
+// the recommended proxy configurations do.
+const refHeadTimeout = 5 * time.Second
+
+// strictFront hands net/http a connection only once its first request
+// head has passed the framing rules net/http is lenient about, as a
+// strict front in a deployment does: a folded line or a bare LF gets 400,
+// 100 fields or 16 KiB of head 431, Content-Length beside
+// Transfer-Encoding or twice with different values 400, a head not done
+// within refHeadTimeout a close; each refusal closes the connection.
+// The probe sends each of those on a connection of its own. Heads are
+// read concurrently, so a slow one holds up no other connection.
+type strictFront struct {
+	net.Listener
+	ready chan net.Conn
+	done  chan struct{}
+}
+
+func newStrictFront(ln net.Listener) *strictFront {
+	f := &strictFront{Listener: ln, ready: make(chan net.Conn), done: make(chan struct{})}
+	go func() {
+		defer close(f.done)
+		for {
+			nc, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				if c := admit(nc); c != nil {
+					select {
+					case f.ready <- c:
+					case <-f.done:
+						c.Close()
+					}
+				}
+			}()
+		}
+	}()
+	return f
+}
+
+func (f *strictFront) Accept() (net.Conn, error) {
+	select {
+	case c := <-f.ready:
+		return c, nil
+	case <-f.done:
+		return nil, net.ErrClosed
+	}
+}
+
+// admitted is a connection whose first head was read and passed: it is
+// read again from the start.
+type admitted struct {
+	net.Conn
+	r io.Reader
+}
+
+func (c admitted) Read(b []byte) (int, error) { return c.r.Read(b) }
+
+// admit reads nc's first head and answers a refusal itself (nil), or
+// returns the connection to be served.
+func admit(nc net.Conn) net.Conn {
+	nc.SetReadDeadline(time.Now().Add(refHeadTimeout))
+	br := bufio.NewReader(nc)
+	var head []byte
+	for !bytes.HasSuffix(head, []byte("\r\n\r\n")) && !bytes.HasSuffix(head, []byte("\n\n")) {
+		b, err := br.ReadByte()
+		if err != nil {
+			nc.Close()
+			return nil
+		}
+		if head = append(head, b); len(head) > 16<<10 {
+			return refuse(nc, "431 Request Header Fields Too Large")
+		}
+	}
+	nc.SetReadDeadline(time.Time{})
+	if status := framingFault(head); status != "" {
+		return refuse(nc, status)
+	}
+	return admitted{nc, io.MultiReader(bytes.NewReader(head), br)}
+}
+
+// framingFault is the refusal a head earns, "" for none.
+func framingFault(head []byte) string {
+	if bytes.Contains(bytes.ReplaceAll(head, []byte("\r\n"), nil), []byte("\n")) || bytes.Contains(head, []byte("\n ")) || bytes.Contains(head, []byte("\n\t")) {
+		return "400 Bad Request"
+	}
+	lines := bytes.Split(bytes.TrimSuffix(head, []byte("\r\n\r\n")), []byte("\r\n"))[1:]
+	if len(lines) >= 100 {
+		return "431 Request Header Fields Too Large"
+	}
+	var lengths []string
+	chunked := false
+	for _, l := range lines {
+		name, value, _ := bytes.Cut(l, []byte(":"))
+		switch strings.ToLower(string(name)) {
+		case "content-length":
+			lengths = append(lengths, strings.TrimSpace(string(value)))
+		case "transfer-encoding":
+			chunked = true
+		}
+	}
+	if len(lengths) > 0 && chunked || len(lengths) > 1 && slices.ContainsFunc(lengths, func(v string) bool { return v != lengths[0] }) {
+		return "400 Bad Request"
+	}
+	return ""
+}
+
+// refuse answers status with a JSON-RPC error and closes nc.
+func refuse(nc net.Conn, status string) net.Conn {
+	body := `{"jsonrpc":"2.0","error":{"code":-32600,"message":"bad request framing"}}`
+	io.WriteString(nc, "HTTP/1.1 "+status+"\r\nContent-Type: application/json\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\nContent-Length: "+strconv.Itoa(len(body))+"\r\n\r\n"+body)
+	nc.Close()
+	return nil
 }
