@@ -14,3 +14,16 @@ func SetTwinAddr(addr func(dial string) string) {
 
 // SetHeldAfter widens DP-07's bound for a loaded test machine.
 func SetHeldAfter(d time.Duration) { heldAfter = d }
+
+// ModernForms are the ids of the boundary checks with a modern form: on
+// a target that speaks only 2026-07-28 they send the opening request as
+// server/discover.
+func ModernForms() []string {
+	var out []string
+	for _, c := range catalogue {
+		if c.asks == askOpening {
+			out = append(out, c.ID)
+		}
+	}
+	return out
+}

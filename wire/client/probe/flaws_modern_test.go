@@ -1,0 +1,237 @@
+package probe_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"rawmcp/wire/client/probe"
+)
+
+// boundaryGroups are the groups judged on whichever revision the target
+// speaks.
+var boundaryGroups = []string{"PRE", "HO", "MM", "JR", "AU", "RS", "LF", "EH", "DP"}
+
+// needsSession is the runner's skip of a boundary check that needs a
+// 2025-11-25 session, on a target that has none to give, up to its colon.
+const needsSession = "needs a target that speaks MCP 2025-11-25, for a session (initialize, then requests on it), which 2026-07-28 has no form of"
+
+// outcomeOf is a result as the table below writes it: the verdict, and
+// for a skip its reason up to the first colon.
+func outcomeOf(res probe.Result) string {
+	if res.Verdict != probe.Skip {
+		return string(res.Verdict)
+	}
+	why, _, _ := strings.Cut(res.Reason, ":")
+	return "skip: " + why
+}
+
+// TestModernOnlyTargetGetsTheBoundary: the boundary's checks judge a
+// server that speaks only 2026-07-28 through its own requests: the
+// modern-only reference, correct at the boundary, passes every one that
+// has a modern form, with and without a token; what still skips needs a
+// 2025-11-25 session (a session's GET stream or DELETE, notifications/
+// initialized, a ping or a batch on a session, a session's 8 MiB body),
+// an option the run lacks, or a TLS URL.
+func TestModernOnlyTargetGetsTheBoundary(t *testing.T) {
+	session := "skip: " + needsSession
+	common := map[string]string{
+		"PRE-01": "pass", "PRE-02": session, "PRE-03": "pass",
+		"HO-01": "pass", "HO-02": "pass", "HO-03": session, "HO-04": "pass", "HO-05": "pass", "HO-06": "pass",
+		"MM-01": "pass", "MM-02": "pass", "MM-03": session, "MM-04": session, "MM-05": "pass", "MM-06": session, "MM-07": "pass",
+		"JR-01": session, "JR-02": session, "JR-03": session, "JR-04": session, "JR-05": session, "JR-06": session,
+		"JR-07": session, "JR-08": session, "JR-09": session, "JR-10": "pass", "JR-11": "pass",
+		"RS-01": session, "RS-02": session, "RS-03": session, "RS-04": "pass",
+		"LF-01": session, "LF-02": "pass", "LF-03": "pass", "LF-04": "pass", "LF-05": "pass", "LF-06": "pass", "LF-07": "pass", "LF-08": "pass",
+		"EH-01": session, "EH-02": "pass",
+		"DP-01": "pass", "DP-02": "skip: loopback", "DP-03": session, "DP-06": session, "DP-07": session, "DP-08": "skip: needs -slow (it holds a stream up to 3s)",
+		"DP-09": session, "DP-10": session, "DP-11": "pass", "DP-12": "info",
+	}
+	unprotected := "skip: needs a target that refuses requests without a token"
+	for _, tt := range []struct {
+		name  string
+		ref   modernRef
+		opts  probe.Options
+		other map[string]string
+	}{
+		{"without a token", modernRef{}, probe.Options{Strict: true}, map[string]string{
+			"AU-01": "skip: the target serves requests without a token", "AU-02": unprotected, "AU-03": unprotected, "AU-04": unprotected, "AU-05": "skip: needs -token",
+			"AU-06": "skip: needs -token", "AU-07": "skip: needs -tokens", "AU-08": "skip: needs -tokens", "AU-09": "skip: needs -tokens",
+			"AU-10": "skip: needs -token", "AU-11": unprotected, "DP-04": unprotected, "DP-05": unprotected,
+		}},
+		{"with alice's token and the named ones", modernRef{token: alice}, probe.Options{Token: alice, Named: named, Strict: true}, map[string]string{
+			"AU-01": "pass", "AU-02": "pass", "AU-03": "pass", "AU-04": "pass", "AU-05": "pass", "AU-06": "pass", "AU-07": "pass", "AU-08": "pass",
+			"AU-09": session, "AU-10": session, "AU-11": "pass", "DP-04": "pass", "DP-05": "pass",
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			tt.opts.Only = boundaryGroups
+			rep := run(t, startModernRef(t, tt.ref), tt.opts)
+			want := map[string]string{}
+			for _, m := range []map[string]string{common, tt.other} {
+				for id, o := range m {
+					want[id] = o
+				}
+			}
+			got := map[string]string{}
+			for _, res := range rep.Results {
+				got[res.Check.ID] = outcomeOf(res)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("outcomes (-want +got):\n%s\n%s", diff, reasons(rep))
+			}
+		})
+	}
+}
+
+// modernFormFlaw is a flaw of a boundary check's modern form, shown on
+// the modern-only reference (alice's token required) behind the proxy.
+// Most breaks are HTTP's whatever the revision, and the row says so:
+// the group table's flaw, verdict and reason (sameAsLegacy) make the
+// check fail on server/discover as they did on initialize. The rest are
+// their own.
+type modernFormFlaw struct {
+	flawCase
+	sameAsLegacy bool
+}
+
+var modernFormFlaws = []modernFormFlaw{
+	{sameAsLegacy: true, flawCase: flawCase{check: "HO-01"}},
+	{sameAsLegacy: true, flawCase: flawCase{check: "HO-02"}},
+	{sameAsLegacy: true, flawCase: flawCase{check: "HO-04"}},
+	{sameAsLegacy: true, flawCase: flawCase{check: "HO-05"}},
+	{sameAsLegacy: true, flawCase: flawCase{check: "HO-06"}},
+	{sameAsLegacy: true, flawCase: flawCase{check: "MM-01"}},
+	{sameAsLegacy: true, flawCase: flawCase{check: "MM-02"}},
+	{sameAsLegacy: true, flawCase: flawCase{check: "LF-04"}},
+	{sameAsLegacy: true, flawCase: flawCase{check: "LF-05"}},
+	{sameAsLegacy: true, flawCase: flawCase{check: "LF-06"}},
+	{flawCase: flawCase{check: "AU-01", name: "server/discover without a token gets 401 without a challenge", want: probe.Fail, says: "401 without WWW-Authenticate",
+		flaw: flaw{response: func(_ *flawProxy, r *proxied, ans []byte) []byte {
+			if r.get("Authorization") == "" && r.get("Mcp-Method") == "server/discover" && r.get("Origin") == "" && r.get("X-Forwarded-Host") == "" {
+				return withoutField(ans, "WWW-Authenticate")
+			}
+			return ans
+		}}}},
+	{sameAsLegacy: true, flawCase: flawCase{check: "AU-02"}},
+	{sameAsLegacy: true, flawCase: flawCase{check: "AU-03"}},
+	// net/http writes the field Www-Authenticate: the flaw finds it by
+	// its name, whatever its case.
+	{flawCase: flawCase{check: "AU-04", name: "Basic credentials get an error code", want: probe.Warn, says: "with Authorization: Basic: 401 with error=",
+		flaw: flaw{response: func(_ *flawProxy, r *proxied, ans []byte) []byte {
+			if challenge := field(ans, "WWW-Authenticate"); strings.HasPrefix(r.get("Authorization"), "Basic ") && challenge != "" {
+				return withField(withoutField(ans, "WWW-Authenticate"), "WWW-Authenticate", challenge+`, error="invalid_token"`)
+			}
+			return ans
+		}}}},
+	{sameAsLegacy: true, flawCase: flawCase{check: "AU-05"}},
+	{sameAsLegacy: true, flawCase: flawCase{check: "AU-06"}},
+	{sameAsLegacy: true, flawCase: flawCase{check: "AU-07"}},
+	{sameAsLegacy: true, flawCase: flawCase{check: "AU-08"}},
+	{sameAsLegacy: true, flawCase: flawCase{check: "AU-11"}},
+	{sameAsLegacy: true, flawCase: flawCase{check: "DP-01"}},
+	{sameAsLegacy: true, flawCase: flawCase{check: "DP-04"}},
+	{flawCase: flawCase{check: "DP-05", name: "X-Forwarded-Host trusted", want: probe.Fail, says: "server/discover without a token, with forwarded headers: evil.example in",
+		flaw: flaw{response: trustsForwardedHost}}},
+	{sameAsLegacy: true, flawCase: flawCase{check: "DP-12"}},
+}
+
+// modernFormVerdicts is what the clean modern-only reference earns on
+// the checks with a modern form, with -strict, alice's token and the
+// named ones: every one passes but DP-12, which finds no CORS at all.
+func modernFormVerdicts() map[string]probe.Verdict {
+	want := map[string]probe.Verdict{"PRE-01": probe.Pass}
+	for _, id := range probe.ModernForms() {
+		want[id] = probe.Pass
+	}
+	want["DP-12"] = probe.Info
+	return want
+}
+
+// TestEveryModernFormHasAFlaw: a boundary check judged through the
+// opening request on a 2026-07-28-only target is seen to fail there.
+func TestEveryModernFormHasAFlaw(t *testing.T) {
+	var rows []string
+	for _, fc := range modernFormFlaws {
+		rows = append(rows, fc.check)
+	}
+	var missing []string
+	for _, id := range probe.ModernForms() {
+		if !slices.Contains(rows, id) {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) > 0 {
+		t.Errorf("modern forms without a row in modernFormFlaws: %v", missing)
+	}
+}
+
+// TestEachModernFormFlawFailsItsCheck: against the modern-only reference
+// behind a proxy with one flaw, the checks with a modern form keep their
+// verdicts but the flawed one (and those that rest on it), which says
+// why; the proxy without a flaw changes none. A row with a front (DP-01:
+// a cleartext gateway on a public name) runs its check alone.
+func TestEachModernFormFlawFailsItsCheck(t *testing.T) {
+	cases := []modernFormFlaw{{flawCase: flawCase{name: "no flaw: the reference passes"}}}
+	for _, fc := range modernFormFlaws {
+		if fc.sameAsLegacy {
+			fc.flawCase = flawFor(t, fc.check)
+		}
+		cases = append(cases, fc)
+	}
+	reports := make([]*probe.Report, len(cases))
+	errs := make([]error, len(cases))
+	var wg sync.WaitGroup
+	for i, tt := range cases {
+		upstream := startModernRef(t, modernRef{token: alice})
+		opts := probe.Options{Token: alice, Named: named, Strict: true, Only: probe.ModernForms()}
+		var target probe.Target
+		if tt.front != nil {
+			target, opts = tt.front(t, upstream)
+			opts.Only = []string{tt.check}
+		} else {
+			var err error
+			if target, err = probe.ParseTarget("http://" + startProxy(t, upstream, tt.flaw) + "/mcp"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		wg.Go(func() { reports[i], errs[i] = probe.Run(context.Background(), target, opts) })
+	}
+	wg.Wait()
+	for i, tt := range cases {
+		t.Run(tt.check+"/"+tt.name, func(t *testing.T) {
+			rep := reports[i]
+			if rep == nil {
+				t.Fatalf("Run: %v", errs[i])
+			}
+			want := modernFormVerdicts()
+			if tt.front != nil {
+				want = map[string]probe.Verdict{"PRE-01": probe.Pass}
+			}
+			if tt.check != "" {
+				want[tt.check] = tt.want
+			}
+			for id, v := range tt.also {
+				if _, run := want[id]; run {
+					want[id] = v
+				}
+			}
+			if diff := cmp.Diff(want, verdicts(rep)); diff != "" {
+				t.Errorf("verdicts (-want +got):\n%s\n%s", diff, reasons(rep))
+			}
+			for _, res := range rep.Results {
+				if res.Check.ID == tt.check && !strings.Contains(res.Reason, tt.says) {
+					t.Errorf("%s reason %q, want it to say %q", tt.check, res.Reason, tt.says)
+				}
+				if res.Check.ID == tt.check && !slices.ContainsFunc(res.Exchanges, func(x probe.Exchange) bool { return strings.Contains(x.Request, "server/discover") }) {
+					t.Errorf("%s sent no server/discover: its modern form did not run", tt.check)
+				}
+			}
+		})
+	}
+}
