@@ -12,11 +12,13 @@ import (
 )
 
 // v2Group is the V2 group: a server speaking MCP 2026-07-28 judged on
-// that revision's own wire. Every check first sends the baseline request
-// of its method (the one the revision's client sends: MCP-Protocol-Version
-// and Mcp-Method headers, _meta with the version, the client and its
-// capabilities) and goes on only when the same target serves it; the
-// check's own request then changes exactly one thing, so a refusal is the
+// that revision's own wire. Every check builds on the baseline request
+// (the one the revision's client sends: MCP-Protocol-Version and
+// Mcp-Method headers, _meta with the version, the client and its
+// capabilities) being served: for server/discover the runner decided that
+// once (NeedModern, the group's era), for another method the check sends
+// it first and goes on only when the same target serves it; the check's
+// own request then changes exactly one thing, so a refusal is the
 // refusal asked about. A refusal counts only when it says so: the status
 // and the JSON-RPC code the revision names, the request's id echoed.
 var v2Group = group{Group{"V2", "MCP 2026-07-28 (modern)"}, eraModern, []*Check{
@@ -311,9 +313,6 @@ var v203 = Check{ID: "V2-03", Level: Must, Source: "MCP 2026-07-28 Transports §
 	run:    runV203}
 
 func runV203(t *checkRun) outcome {
-	if _, _, o := t.control("server/discover", ""); o != nil {
-		return *o
-	}
 	req, id := t.metaRequest("server/discover", "", metaOf(protocolVersion, true, true))
 	r := t.send("server/discover, _meta protocolVersion "+protocolVersion, req.Bytes(), toResponse, 0)
 	if e := r.errorOf(); r.status() == 400 && e.Found && e.Code == codeUnsupportedVersion {
@@ -334,9 +333,6 @@ var v204 = Check{ID: "V2-04", Level: Must, Source: "MCP 2026-07-28 Transports §
 	run:    runV204}
 
 func runV204(t *checkRun) outcome {
-	if _, _, o := t.control("server/discover", ""); o != nil {
-		return *o
-	}
 	req, id := t.modernRequest("server/discover", "", drop("MCP-Protocol-Version"))
 	r := t.send("server/discover without MCP-Protocol-Version", req.Bytes(), toResponse, 0)
 	o := t.refused(r, id, 400, codeHeaderMismatch, "without MCP-Protocol-Version")
@@ -406,9 +402,6 @@ var v206 = Check{ID: "V2-06", Level: Must, Source: "MCP 2026-07-28 Transports §
 // metaMissing sends server/discover with meta as _meta ("" for none) and
 // wants 400 with -32602.
 func (t *checkRun) metaMissing(meta, what string) outcome {
-	if _, _, o := t.control("server/discover", ""); o != nil {
-		return *o
-	}
 	req, id := t.metaRequest("server/discover", "{}", meta)
 	r := t.send("server/discover with "+what, req.Bytes(), toResponse, 0)
 	return t.refused(r, id, 400, codeInvalidParams, "with "+what)
@@ -447,9 +440,6 @@ var v209 = Check{ID: "V2-09", Level: Must, Source: "MCP 2026-07-28 Basic §_meta
 	run:    runV209}
 
 func runV209(t *checkRun) outcome {
-	if _, _, o := t.control("server/discover", ""); o != nil {
-		return *o
-	}
 	req, id := t.metaRequest("server/discover", "", metaOf(modernVersion, false, true))
 	r := t.must(t.send("server/discover without clientInfo", req.Bytes(), toResponse, 0))
 	if r.isResult(id) {
@@ -461,9 +451,6 @@ func runV209(t *checkRun) outcome {
 // headerRefused sends server/discover with edits (one header changed)
 // and wants 400 with -32020.
 func (t *checkRun) headerRefused(how string, edits ...fieldEdit) outcome {
-	if _, _, o := t.control("server/discover", ""); o != nil {
-		return *o
-	}
 	req, id := t.modernRequest("server/discover", "", edits...)
 	r := t.send("server/discover "+how, req.Bytes(), toResponse, 0)
 	return t.refused(r, id, 400, codeHeaderMismatch, how)
@@ -516,9 +503,6 @@ var v213 = Check{ID: "V2-13", Level: Must, Source: "MCP 2026-07-28 Transports §
 	run:    runV213}
 
 func runV213(t *checkRun) outcome {
-	if _, _, o := t.control("server/discover", ""); o != nil {
-		return *o
-	}
 	req, id := t.modernRequest("server/discover", "")
 	req = edit(req, drop("MCP-Protocol-Version"), drop("Mcp-Method"), set("mcp-protocol-version", modernVersion), set("mcp-method", "server/discover"))
 	r := t.must(t.send("server/discover with lower-case field names", req.Bytes(), toResponse, 0))
@@ -654,9 +638,6 @@ var v218 = Check{ID: "V2-18", Level: Must, Source: "MCP 2026-07-28 Transports §
 	run:    runV218}
 
 func runV218(t *checkRun) outcome {
-	if _, _, o := t.control("server/discover", ""); o != nil {
-		return *o
-	}
 	req, id := t.modernRequest("rawmcp/no-such-method", "")
 	r := t.send("rawmcp/no-such-method", req.Bytes(), toResponse, 0)
 	return t.refused(r, id, 404, codeMethodNotFound, "rawmcp/no-such-method")
@@ -683,9 +664,6 @@ var v219 = Check{ID: "V2-19", Level: Must, Source: "MCP 2026-07-28 Transports §
 	run:    runV219}
 
 func runV219(t *checkRun) outcome {
-	if _, _, o := t.control("server/discover", ""); o != nil {
-		return *o
-	}
 	var faults, actual []string
 	for _, m := range removedMethods {
 		req, id := t.modernRequest(m.method, m.params)
@@ -705,9 +683,6 @@ func runV219(t *checkRun) outcome {
 // (RFC 9110 §15.5.6) from a modern-only server; a dual-era one serves
 // them by the 2025-11-25 rules.
 func (t *checkRun) noLongerServed(method string, edits ...fieldEdit) outcome {
-	if _, _, o := t.control("server/discover", ""); o != nil {
-		return *o
-	}
 	m := client.MCP{Host: t.p.target.Host, Path: t.p.target.Path, Authorization: t.p.authorization(), Version: modernVersion}
 	r := t.must(t.send(method+" to the endpoint", edit(m.Request(method, nil), edits...).Bytes(), toHead, getWindow))
 	switch {
@@ -798,9 +773,6 @@ var v225 = Check{ID: "V2-25", Level: Must, Source: "MCP 2026-07-28 Transports §
 	run:    runV225}
 
 func runV225(t *checkRun) outcome {
-	if _, _, o := t.control("server/discover", ""); o != nil {
-		return *o
-	}
 	body := []byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":987654,"reason":"rawmcp probe"}}`)
 	m := client.MCP{Host: t.p.target.Host, Path: t.p.target.Path, Authorization: t.p.authorization(), Version: modernVersion}
 	r := t.must(t.send("notifications/cancelled", m.Request("POST", body).Set("Mcp-Method", "notifications/cancelled").Bytes(), toEnd, getWindow))
@@ -828,9 +800,6 @@ var v226 = Check{ID: "V2-26", Level: Informational, Source: "MCP 2026-07-28 Tran
 	run:    runV226}
 
 func runV226(t *checkRun) outcome {
-	if _, _, o := t.control("server/discover", ""); o != nil {
-		return *o
-	}
 	one, _ := rpc("server/discover", `{"_meta":`+modernMeta+`}`)
 	two, _ := rpc("server/discover", `{"_meta":`+modernMeta+`}`)
 	body := append(append(append([]byte("["), one...), ','), append(two, ']')...)
@@ -898,9 +867,6 @@ var v224 = Check{ID: "V2-24", Level: Must, Source: "MCP 2026-07-28 Transports §
 	run:   runV224}
 
 func runV224(t *checkRun) outcome {
-	if _, _, o := t.control("server/discover", ""); o != nil {
-		return *o
-	}
 	req, _ := t.modernRequest("server/discover", "", set("Origin", foreignOrigin))
 	r := t.must(t.send("server/discover with Origin: "+foreignOrigin, req.Bytes(), toResponse, 0))
 	switch {
@@ -992,9 +958,6 @@ var v230 = Check{ID: "V2-30", Level: Must, Source: "MCP 2026-07-28 Authorization
 	run:    runV230}
 
 func runV230(t *checkRun) outcome {
-	if _, _, o := t.control("server/discover", ""); o != nil {
-		return *o
-	}
 	req, _ := t.modernRequest("server/discover", "", drop("Authorization"))
 	bare := t.send("server/discover without a token", req.Bytes(), toResponse, 0)
 	req, _ = t.modernRequest("server/discover", "", set("Authorization", "Bearer rawmcp-invalid"))
