@@ -13,7 +13,7 @@ import (
 var auGroup = group{Group{"AU", "Authorization (resource server)"}, eraBoundary, []*Check{&au01, &au02, &au03, &au04, &au05, &au06, &au07, &au08, &au09, &au10, &au11}}
 
 // AU-01: a request without a token gets 401 and a Bearer challenge.
-var au01 = Check{asks: askOpening, ID: "AU-01", Level: Must, Source: "MCP Authorization §Error handling; RFC 9110 §11.6.1", Rule: rule.ChallengeOn401,
+var au01 = Check{asks: askEither, ID: "AU-01", Level: Must, Source: "MCP Authorization §Error handling; RFC 9110 §11.6.1", Rule: rule.ChallengeOn401,
 	Section: "RFC 9110 §11.6.1; MCP Authorization 2025-11-25 §Error Handling", Keyword: "MUST", Binds: Server,
 	Title:    "A missing token gets a challenge",
 	Sends:    "initialize (server/discover to a 2026-07-28-only target) without Authorization",
@@ -46,7 +46,7 @@ func runAU01(t *checkRun) outcome {
 }
 
 // AU-02: the metadata is discoverable and names this endpoint.
-var au02 = Check{asks: askOpening, ID: "AU-02", Level: Must, Source: "MCP Authorization §PRM discovery; RFC 9728 §3, §3.3", Rule: rule.MetadataResource, Needs: NeedAuth, Since: "2025-06-18",
+var au02 = Check{asks: askEither, ID: "AU-02", Level: Must, Source: "MCP Authorization §PRM discovery; RFC 9728 §3, §3.3", Rule: rule.MetadataResource, Needs: NeedAuth, Since: "2025-06-18",
 	Section: "MCP Authorization 2025-11-25 §Protected Resource Metadata Discovery Requirements", Keyword: "MUST", Binds: Server,
 	Title:    "Metadata is discoverable",
 	Sends:    "without a token: the challenge's resource_metadata on the target's origin, then the well-known paths with and without the endpoint's path",
@@ -82,7 +82,7 @@ func runAU02(t *checkRun) outcome {
 }
 
 // AU-03: a token the server never issued gets 401 invalid_token.
-var au03 = Check{asks: askOpening, ID: "AU-03", Level: Must, Source: "MCP Authorization; RFC 6750 §3.1 (error: SHOULD)", Rule: rule.InvalidToken, Needs: NeedAuth,
+var au03 = Check{asks: askEither, ID: "AU-03", Level: Must, Source: "MCP Authorization; RFC 6750 §3.1 (error: SHOULD)", Rule: rule.InvalidToken, Needs: NeedAuth,
 	Section: "MCP Authorization 2025-11-25 §Token Handling", Keyword: "MUST", Binds: Server,
 	Title:    "A garbage token refused",
 	Sends:    "initialize (server/discover to a 2026-07-28-only target) with Bearer not-a-token",
@@ -108,7 +108,7 @@ func runAU03(t *checkRun) outcome {
 
 // AU-04: a request without a bearer credential gets the bare challenge:
 // no error code, because there is no token to be wrong (RFC 6750 §3.1).
-var au04 = Check{asks: askOpening, ID: "AU-04", Level: Should, Source: "RFC 6750 §3.1 (SHOULD NOT)", Rule: rule.NoCredentials, Needs: NeedAuth,
+var au04 = Check{asks: askEither, ID: "AU-04", Level: Should, Source: "RFC 6750 §3.1 (SHOULD NOT)", Rule: rule.NoCredentials, Needs: NeedAuth,
 	Section: "RFC 6750 §3.1", Keyword: "SHOULD", Binds: Server,
 	Title:    "No error code without credentials",
 	Sends:    "initialize (server/discover to a 2026-07-28-only target) without Authorization, then with Authorization: Basic",
@@ -144,7 +144,7 @@ func runAU04(t *checkRun) outcome {
 // AU-05: a token in the query is never accepted. The query carries a
 // decoy shaped like a token, never a real one: a query lands in access
 // logs, the very leak RFC 6750 §2.3 forbids.
-var au05 = Check{asks: askOpening, ID: "AU-05", Level: Hardening, Source: "MCP Authorization §Access token usage; RFC 6750 §2.3", Rule: rule.NoTokenInQuery, Needs: NeedToken | NeedAuth,
+var au05 = Check{asks: askEither, ID: "AU-05", Level: Hardening, Source: "MCP Authorization §Access token usage; RFC 6750 §2.3", Rule: rule.NoTokenInQuery, Needs: NeedToken | NeedAuth,
 	Section: "MCP Authorization 2025-11-25 §Access Token Usage (never in the URI query string)", Keyword: "MUST", Binds: Client,
 	Title:    "A token in the query is not accepted",
 	Sends:    "initialize (server/discover to a 2026-07-28-only target) with ?access_token=DECOY (random, never the real token) and no Authorization",
@@ -173,7 +173,7 @@ func runAU05(t *checkRun) outcome {
 
 // AU-06: the scheme is case-insensitive, and the credential is one
 // b64token: "bearer T" is accepted, "Bearer a b" refused.
-var au06 = Check{asks: askOpening, ID: "AU-06", Level: Must, Source: "RFC 9110 §11.1; RFC 6750 §2.1", Rule: rule.BearerSyntax, Needs: NeedToken | NeedAuth,
+var au06 = Check{asks: askEither, ID: "AU-06", Level: Must, Source: "RFC 9110 §11.1; RFC 6750 §2.1", Rule: rule.BearerSyntax, Needs: NeedToken | NeedAuth,
 	Section: "RFC 9110 §11.1 (the scheme is a case-insensitive token)", Keyword: "MUST", Binds: Server,
 	Title:    "Authorization header syntax",
 	Sends:    "initialize (server/discover to a 2026-07-28-only target) with \"bearer T\", then with \"Bearer a b\"",
@@ -222,7 +222,7 @@ func (t *checkRun) tokenRefused(kind string) (outcome, bool) {
 }
 
 // AU-07: a token for another resource (audience) is refused.
-var au07 = Check{asks: askOpening, ID: "AU-07", Level: Must, Source: "MCP Authorization §Token handling; RFC 8707", Rule: rule.AudienceBound, Needs: NeedNamed | NeedAuth,
+var au07 = Check{asks: askEither, ID: "AU-07", Level: Must, Source: "MCP Authorization §Token handling; RFC 8707", Rule: rule.AudienceBound, Needs: NeedNamed | NeedAuth,
 	Section: "MCP Authorization 2025-11-25 §Token Handling", Keyword: "MUST", Binds: Server,
 	Title:    "Tokens for another resource refused",
 	Sends:    "initialize (server/discover to a 2026-07-28-only target) with the wrong_audience token",
@@ -239,7 +239,7 @@ func runAU07(t *checkRun) outcome {
 // AU-08: an expired token and one from a foreign issuer are refused. With
 // one of the two missing the check says so and never passes on half the
 // evidence.
-var au08 = Check{asks: askOpening, ID: "AU-08", Level: Must, Source: "MCP Authorization §Token handling", Rule: rule.InvalidToken, Needs: NeedNamed | NeedAuth,
+var au08 = Check{asks: askEither, ID: "AU-08", Level: Must, Source: "MCP Authorization §Token handling", Rule: rule.InvalidToken, Needs: NeedNamed | NeedAuth,
 	Section: "MCP Authorization 2025-11-25 §Token Handling", Keyword: "MUST", Binds: Server,
 	Title:    "Expired or foreign-issuer tokens refused",
 	Sends:    "initialize (server/discover to a 2026-07-28-only target) with the expired token, then with the wrong_issuer token",
@@ -381,7 +381,7 @@ func runAU10(t *checkRun) outcome {
 // served or refused for the lack of a token (NeedMetadata): a target with
 // none at all has one defect, AU-02's. AU-02 runs after it, so a document
 // behind a token is reported here once, not again as "no metadata".
-var au11 = Check{asks: askOpening, ID: "AU-11", Level: Must, Source: "RFC 9728 §3", Rule: rule.MetadataServed, Needs: NeedAuth | NeedMetadata, Since: "2025-06-18",
+var au11 = Check{asks: askEither, ID: "AU-11", Level: Must, Source: "RFC 9728 §3", Rule: rule.MetadataServed, Needs: NeedAuth | NeedMetadata, Since: "2025-06-18",
 	Section: "RFC 9728 §3 (the metadata is fetched without a token)", Keyword: "MUST", Binds: Server,
 	Title:    "The metadata endpoint needs no token",
 	Sends:    "the metadata requests of AU-02, without a token",

@@ -120,11 +120,12 @@ const (
 	// askOwn: requests of the check's own making, fit for either revision
 	// (a PUT, a broken frame), or none.
 	askOwn ask = iota
-	// askOpening: the request that reaches the endpoint in the revision
-	// the target speaks (checkRun.opening): initialize on a 2025-11-25
-	// target, server/discover on a 2026-07-28-only one. Such a check has a
+	// askEither: requests of the revision the target speaks: on a
+	// 2025-11-25 target initialize (checkRun.opening) or requests on a
+	// session, on a 2026-07-28-only one server/discover with that
+	// revision's headers (checkRun.opening, postRPC). Such a check has a
 	// modern form.
-	askOpening
+	askEither
 	// askSession: a 2025-11-25 session (initialize, Mcp-Session-Id, its
 	// GET stream or DELETE), which 2026-07-28 has not: the check needs a
 	// target that speaks 2025-11-25 (NeedLegacy).
@@ -214,6 +215,8 @@ type Check struct {
 	// function, in checkRun.sessions; checkRun.session is the first. With
 	// NeedSessions each carries an id; without, a target that issues none
 	// gives sessionless ones. Failing to open one is the check's error.
+	// On a target that speaks only 2026-07-28 none is opened: a check
+	// that has a modern form (askEither) sends its requests without one.
 	Opens int
 	Title string // one line: what must hold ("Foreign Origin refused")
 	// Fix is what a server author changes when the check does not pass,

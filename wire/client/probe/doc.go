@@ -18,21 +18,25 @@
 //
 //	func runHO02(t *checkRun) outcome { ... }
 //
-// Each group file lists its checks (var hoGroup = group{..., []*Check{&ho01,
-// ...}}), and catalogue.go lists the groups; the catalogue is assembled
-// from them in group order, then id order, and nothing else counts the
-// checks. A new check is its var, its run function, its entry in the
+// Each group file lists its checks and says the MCP revision they are
+// judged on, once for all of them (var hoGroup = group{..., eraBoundary,
+// []*Check{&ho01, ...}}: a boundary check declares asks, the request it
+// needs of either revision), and catalogue.go lists the groups; the
+// catalogue is assembled from them in group order, then id order, and
+// nothing else counts the checks. A new check is its var, its run function, its entry in the
 // group's list and its flaw: a case in flaws_<group>_test.go (or in a
 // flaws file of its own, flaws_suite_test.go, whose cases join the group
 // tables) that breaks rawmcp, or for V2 the 2026-07-28 reference
 // (modernref_test.go), behind a proxy in the one way the check must
-// notice, so the check is seen to fail, and for that reason alone. A new group is its
+// notice, so the check is seen to fail, and for that reason alone; a
+// boundary check with a modern form has a row in flaws_modern_test.go too,
+// its flaw in front of the modern-only reference. A new group is its
 // file and one line in groups. Tests find a Check declared but not
 // listed, and a check without a flaw.
 //
 // A run function writes requests with the raw client alone (checkrun.go:
 // send, sendKeep, feed, readOn, waitClose; rpc.go: initialize, open, ping,
-// request) and returns an outcome (outcome.go): t.pass, t.unmet (not met
+// request, and for either revision opening and postRPC) and returns an outcome (outcome.go): t.pass, t.unmet (not met
 // at the check's level), t.unmetAt, t.skip, t.errored (the Error verdict:
 // the check could not run), t.info, each with a one-line reason, and
 // .with(expected, actual) for the evidence a reason rests on. So the same

@@ -22,7 +22,7 @@ var dpGroup = group{Group{"DP", "Deployment (TLS, proxies, load balancers)"}, er
 // DP-01: a protected endpoint is served over TLS. Loopback is judged by
 // the URL's host (127.0.0.0/8, [::1], localhost), never by the address
 // dialled; only an http URL to another host costs requests.
-var dp01 = Check{asks: askOpening, ID: "DP-01", Level: Must, Source: "RFC 6750 §5.3; RFC 9728 §1.2; OAuth 2.1 §1.5", Rule: rule.TLSForProtected,
+var dp01 = Check{asks: askEither, ID: "DP-01", Level: Must, Source: "RFC 6750 §5.3; RFC 9728 §1.2; OAuth 2.1 §1.5", Rule: rule.TLSForProtected,
 	Section: "OAuth 2.1 §1.5; RFC 6750 §5.3", Keyword: "MUST", Binds: Deployment,
 	Title:    "A protected endpoint is served over TLS",
 	Sends:    "nothing for an https or loopback URL; otherwise initialize (server/discover to a 2026-07-28-only target) without a token, then the metadata",
@@ -150,7 +150,7 @@ func runDP03(t *checkRun) outcome {
 // Host to its upstream makes the server name its internal URL. It runs
 // after AU-11 and AU-02: a document that is missing, behind a token or
 // names another resource is their finding, reported once.
-var dp04 = Check{asks: askOpening, ID: "DP-04", Level: Must, Source: "RFC 9728 §3.3, §5.1", Rule: rule.MetadataResource, Needs: NeedAuth, Since: "2025-06-18",
+var dp04 = Check{asks: askEither, ID: "DP-04", Level: Must, Source: "RFC 9728 §3.3, §5.1", Rule: rule.MetadataResource, Needs: NeedAuth, Since: "2025-06-18",
 	Section: "RFC 9728 §3.3", Keyword: "MUST", Binds: Deployment,
 	Title:    "The metadata names the public URL",
 	Sends:    "initialize (server/discover to a 2026-07-28-only target) without a token; the metadata at the path-inserted and root well-known paths and at the challenge's resource_metadata",
@@ -210,7 +210,7 @@ func runDP04(t *checkRun) outcome {
 // server names: one that builds them from these headers hands a client's
 // token to whoever sent them. A hop that sets them must overwrite what
 // the client sent.
-var dp05 = Check{asks: askOpening, ID: "DP-05", Level: Must, Source: "RFC 9728 §3.3, §7.3", Rule: rule.ForwardedNotTrusted, Needs: NeedAuth,
+var dp05 = Check{asks: askEither, ID: "DP-05", Level: Must, Source: "RFC 9728 §3.3, §7.3", Rule: rule.ForwardedNotTrusted, Needs: NeedAuth,
 	Section: "RFC 9728 §3.3, §7.3 (resource names the public URL; no impersonation)", Keyword: "MUST", Binds: Deployment,
 	Title:    "Forwarded headers do not steer",
 	Sends:    "DP-04's requests with X-Forwarded-Host: evil.example, X-Forwarded-Proto: http and Forwarded: host=evil.example;proto=http",
@@ -696,7 +696,7 @@ func runDP11(t *checkRun) outcome {
 // headers every client sends, Last-Event-ID where the server sends event
 // ids (a client resumes with it), and Mcp-Method and Mcp-Name where it
 // speaks 2026-07-28.
-var dp12 = Check{asks: askOpening, ID: "DP-12", Level: Should, Source: "interoperability (browser clients)", Rule: rule.CORSForOwnOrigin,
+var dp12 = Check{asks: askEither, ID: "DP-12", Level: Should, Source: "interoperability (browser clients)", Rule: rule.CORSForOwnOrigin,
 	Section: "interoperability (browser clients; the Fetch standard's CORS)", Keyword: "", Binds: Deployment,
 	Title:    "A browser client can keep its session",
 	Sends:    "initialize (server/discover on 2026-07-28 only) from the own origin, a GET for event ids; preflights from http://evil.example and the own origin for its clients' headers",

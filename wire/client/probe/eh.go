@@ -20,7 +20,7 @@ var ehGroup = group{Group{"EH", "Error hygiene"}, eraBoundary, []*Check{&eh01, &
 // and session headers, the token, the query, a header name, the JSON
 // body), then scans every response of the run, its own and every other
 // check's, for a marker or any of the run's real tokens.
-var eh01 = Check{asks: askSession, ID: "EH-01", Level: Hardening, Source: "MCP Security Best Practices §Observability", Rule: rule.NoSecretsInOutput,
+var eh01 = Check{asks: askEither, ID: "EH-01", Level: Hardening, Source: "MCP Security Best Practices §Observability", Rule: rule.NoSecretsInOutput,
 	Section: "MCP Security Best Practices 2025-11-25 (nothing of a request echoed)", Keyword: "", Binds: Profile,
 	Title:    "Nothing echoed",
 	Sends:    "random markers in Host, Origin, MCP-Protocol-Version, Mcp-Session-Id, the token, the query, a header name and the body; runs last",
@@ -30,19 +30,19 @@ var eh01 = Check{asks: askSession, ID: "EH-01", Level: Hardening, Source: "MCP S
 	Sessions: 2, Opens: 1, phase: phaseEchoScan, run: runEH01}
 
 func runEH01(t *checkRun) outcome {
-	s := t.session
 	m := t.p.markers
 	init := func(edits ...fieldEdit) []byte {
-		req, _ := t.initialize(edits...)
+		req, _ := t.opening(edits...)
 		return req.Bytes()
 	}
+	// ping on the session (server/discover on a 2026-07-28-only target).
 	pingWith := func(edits ...fieldEdit) []byte {
-		body, _ := rpc("ping", "")
-		return edit(t.request("POST", s, body), edits...).Bytes()
+		body, _ := rpc(t.plainMethod(), t.plainParams(""))
+		return edit(t.rpcRequest(t.plainMethod(), body), edits...).Bytes()
 	}
-	query, _ := t.initialize()
+	query, _ := t.opening()
 	query.Path += "?" + m.query + "=" + m.query
-	unknown, _ := rpc(m.body, "")
+	unknown, _ := rpc(m.body, t.plainParams(""))
 	answered := 0
 	for _, x := range []struct {
 		where string
@@ -55,7 +55,7 @@ func runEH01(t *checkRun) outcome {
 		{"the token", init(set("Authorization", "Bearer "+m.token))},
 		{"the query", query.Bytes()},
 		{"a header name", pingWith(set("X-"+m.name, "1"))},
-		{"the JSON body", t.request("POST", s, unknown).Bytes()},
+		{"the JSON body", t.rpcRequest(m.body, unknown).Bytes()},
 	} {
 		if r := t.send("a marker in "+x.where, x.raw, toResponse, 0); r.resp != nil {
 			answered++

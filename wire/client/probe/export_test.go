@@ -21,7 +21,7 @@ func SetHeldAfter(d time.Duration) { heldAfter = d }
 func ModernForms() []string {
 	var out []string
 	for _, c := range catalogue {
-		if c.asks == askOpening {
+		if c.asks == askEither {
 			out = append(out, c.ID)
 		}
 	}

@@ -19,7 +19,7 @@ const (
 )
 
 // HO-01: a foreign Host is refused before anything is created.
-var ho01 = Check{asks: askOpening, ID: "HO-01", Level: Hardening, Source: "MCP Security Best Practices §Local MCP server compromise", Rule: rule.HostNotOurs,
+var ho01 = Check{asks: askEither, ID: "HO-01", Level: Hardening, Source: "MCP Security Best Practices §Local MCP server compromise", Rule: rule.HostNotOurs,
 	Section: "MCP Security Best Practices 2025-11-25 §Local MCP Server Compromise", Keyword: "", Binds: Profile,
 	Title:    "Foreign Host refused",
 	Sends:    "initialize (server/discover to a 2026-07-28-only target) with Host: evil.example",
@@ -44,7 +44,7 @@ func runHO01(t *checkRun) outcome {
 }
 
 // HO-02: a foreign Origin on POST gets 403.
-var ho02 = Check{asks: askOpening, ID: "HO-02", Level: Must, Source: "MCP Transports §Security warning", Rule: rule.OriginRefused,
+var ho02 = Check{asks: askEither, ID: "HO-02", Level: Must, Source: "MCP Transports §Security warning", Rule: rule.OriginRefused,
 	Section: "MCP Transports 2025-11-25 §Security Warning", Keyword: "MUST", Binds: Server,
 	Title:    "Foreign Origin refused",
 	Sends:    "initialize (server/discover to a 2026-07-28-only target) with Origin: http://evil.example and the run's token",
@@ -59,7 +59,7 @@ func runHO02(t *checkRun) outcome {
 
 // HO-04: Origin: null (a sandboxed frame, a file: page, a redirect chain)
 // is an origin no server can allow.
-var ho04 = Check{asks: askOpening, ID: "HO-04", Level: Must, Source: "MCP Transports §Security warning", Rule: rule.OriginRefused,
+var ho04 = Check{asks: askEither, ID: "HO-04", Level: Must, Source: "MCP Transports §Security warning", Rule: rule.OriginRefused,
 	Section: "MCP Transports 2025-11-25 §Security Warning", Keyword: "MUST", Binds: Server,
 	Title:    "Origin: null refused",
 	Sends:    "initialize (server/discover to a 2026-07-28-only target) with Origin: null",
@@ -140,7 +140,7 @@ func runHO03(t *checkRun) outcome {
 
 // HO-05: the target's own origin, as a page it served would send it, is
 // accepted, so the Origin check is not a refusal of everything.
-var ho05 = Check{asks: askOpening, ID: "HO-05", Level: Should, Source: "interoperability (the official conformance suite)", Rule: rule.OriginNotAllowed,
+var ho05 = Check{asks: askEither, ID: "HO-05", Level: Should, Source: "interoperability (the official conformance suite)", Rule: rule.OriginNotAllowed,
 	Section: "interoperability: the MCP conformance suite serves its own origin", Keyword: "", Binds: Profile,
 	Title:    "The server's own origin accepted",
 	Sends:    "initialize (server/discover to a 2026-07-28-only target) with Host and Origin both the URL's own",
@@ -161,7 +161,7 @@ func runHO05(t *checkRun) outcome {
 
 // HO-06: the CORS "simple request" a page may send without a preflight,
 // text/plain from a foreign origin (CVE-2026-33252), is not served.
-var ho06 = Check{asks: askOpening, ID: "HO-06", Level: Hardening, Source: "CVE-2026-33252", Rule: rule.ContentTypeJSON,
+var ho06 = Check{asks: askEither, ID: "HO-06", Level: Hardening, Source: "CVE-2026-33252", Rule: rule.ContentTypeJSON,
 	Section: "CVE-2026-33252: a CORS simple request reaches the server", Keyword: "", Binds: Profile,
 	Title:    "No cross-site \"simple\" POST",
 	Sends:    "initialize (server/discover to a 2026-07-28-only target) as Content-Type: text/plain with Origin: http://evil.example, a CORS simple request",

@@ -27,20 +27,31 @@ const unknownMethod = "rawmcp-probe/no-such-method"
 // assume 2025-03-26, whose transport allowed batches, so that answer is
 // reported, not judged. A server that negotiated 2025-03-26 is held to
 // that revision's rule instead: it MUST receive batches (Basic §Batching).
-var jr01 = Check{asks: askSession, ID: "JR-01", Level: Hardening, Source: "MCP Transports §Sending 3 (one message per POST)", Rule: rule.OneMessagePerPost,
+var jr01 = Check{asks: askEither, ID: "JR-01", Level: Hardening, Source: "MCP Transports §Sending 3 (one message per POST)", Rule: rule.OneMessagePerPost,
 	Section: "MCP Transports 2025-11-25 §Sending messages to the server", Keyword: "MUST", Binds: Client,
 	Title:    "Batches refused",
-	Sends:    "the batch [ping, ping] on a live session, with MCP-Protocol-Version, then without it (a 2025-03-26 session: once, without it)",
+	Sends:    "[ping, ping] on a session, with MCP-Protocol-Version, then without (2025-03-26: once, without; 2026-07-28 only: two server/discover, once)",
 	Passes:   "400 to the batch with the version header; the answer without it is reported only (2025-03-26, assumed then, allowed batches); a server that negotiated 2025-03-26 answers the batch",
 	Fix:      "Answer a JSON array body (a batch) with 400 when MCP-Protocol-Version is 2025-06-18 or later, since a POST then carries a single JSON-RPC message. The Go and TypeScript SDKs serve batches; refuse a body whose first non-space byte is an opening bracket in a middleware.",
 	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server",
 	Sessions: 1, Opens: 1, run: runJR01}
 
 func runJR01(t *checkRun) outcome {
-	s := t.session
-	a, idA := rpc("ping", "")
-	b, idB := rpc("ping", "")
+	method := t.plainMethod()
+	a, idA := rpc(method, t.plainParams(""))
+	b, idB := rpc(method, t.plainParams(""))
 	batch := []byte("[" + string(a) + "," + string(b) + "]")
+	if t.p.modernOnly() {
+		// 2026-07-28 has no session and no other version to fall back
+		// on: the batch goes once, with its headers.
+		r := t.must(t.postRPC("a batch of two "+method, method, batch))
+		if r.status() != 400 {
+			return t.unmet("a batch with MCP-Protocol-Version: %s %s, not 400: one JSON-RPC message per POST (Transports §Sending messages)", modernVersion, r.describe()).
+				with("400", r.actual()+" to a batch")
+		}
+		return t.pass("answered 400 to the batch")
+	}
+	s := t.session
 	switch {
 	case s.version == rev20250326:
 		return t.batchReceived(s, batch, idA, idB)
@@ -98,18 +109,18 @@ func (t *checkRun) batchReceived(s *session, batch []byte, ids ...int64) outcome
 }
 
 // JR-02: a request id is never null.
-var jr02 = Check{asks: askSession, ID: "JR-02", Level: Hardening, Source: "MCP Basic §Requests", Rule: rule.RequestIDNotNull,
+var jr02 = Check{asks: askEither, ID: "JR-02", Level: Hardening, Source: "MCP Basic §Requests", Rule: rule.RequestIDNotNull,
 	Section: "MCP Basic 2025-11-25 §Requests (the ID MUST NOT be null)", Keyword: "MUST", Binds: Client,
 	Title:    "Null id refused",
-	Sends:    "ping with \"id\": null",
+	Sends:    "ping (server/discover to a 2026-07-28-only target) with \"id\": null",
 	Passes:   "400 or a JSON-RPC error",
 	Fix:      "Refuse a request whose id is null (400, or a JSON-RPC error) instead of treating it as a notification. mcp-go answers it 202; elsewhere it is the JSON-RPC decoder's check of the id member.",
 	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic#requests",
 	Sessions: 1, Opens: 1, run: runJR02}
 
 func runJR02(t *checkRun) outcome {
-	s := t.session
-	r := t.postOn(`ping with "id": null`, s, []byte(`{"jsonrpc":"2.0","id":null,"method":"ping"}`))
+	method := t.plainMethod()
+	r := t.postRPC(method+` with "id": null`, method, []byte(`{"jsonrpc":"2.0","id":null,"method":"`+method+`"`+withParams(t.plainParams(""))+`}`))
 	t.must(r)
 	switch {
 	case r.status() == 400:
@@ -126,24 +137,23 @@ const jr03Requests = 16
 // JR-03: requests reusing one id, sent at once, each get their own
 // answer: a server that routes answers by id alone hands one request's
 // answer to another.
-var jr03 = Check{asks: askSession, ID: "JR-03", Level: Must, Source: "MCP Basic (each response to its request)", Rule: rule.ResponseEchoesID,
+var jr03 = Check{asks: askEither, ID: "JR-03", Level: Must, Source: "MCP Basic (each response to its request)", Rule: rule.ResponseEchoesID,
 	Section: "MCP Basic 2025-11-25 §Responses", Keyword: "MUST", Binds: Server,
 	Title:    "Reused ids never cross",
-	Sends:    "16 requests at once on one session, all with id 1, alternating ping and an unknown method",
+	Sends:    "16 requests at once (on one session where there are sessions), all with id 1, alternating ping (server/discover to a 2026-07-28-only target) and an unknown method",
 	Passes:   "no answer belongs to another request (refusals of the reused id accepted)",
 	Fix:      "Route each response to the request it answers even when a client reuses an id within a session: key pending requests by the HTTP request or stream they came on, not by the id alone. A server may instead refuse a reused id with a JSON-RPC error.",
 	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic#responses",
 	Sessions: 1, Opens: 1, run: runJR03}
 
 func runJR03(t *checkRun) outcome {
-	s := t.session
 	raws := make([][]byte, jr03Requests)
 	for i := range raws {
-		method := "ping"
+		method := t.plainMethod()
 		if i%2 == 1 {
 			method = unknownMethod
 		}
-		raws[i] = t.request("POST", s, []byte(`{"jsonrpc":"2.0","id":1,"method":"`+method+`"}`)).Bytes()
+		raws[i] = t.rpcRequest(method, []byte(`{"jsonrpc":"2.0","id":1,"method":"`+method+`"`+withParams(t.plainParams(""))+`}`)).Bytes()
 	}
 	replies := t.sendAll("request with id 1", raws)
 	crossed, refused := 0, 0
@@ -152,12 +162,16 @@ func runJR03(t *checkRun) outcome {
 			return t.errored("request %d %s", i+1, r.describe())
 		}
 		msgs := r.messages()
+		isPing := i%2 == 0
 		if len(msgs) == 0 || !is2xx(r.status()) {
+			if t.p.modernOnly() && isPing && hasCode(r, -32601) {
+				crossed++ // the unknown method's answer, 404 as 2026-07-28 writes it
+				continue
+			}
 			refused++
 			continue
 		}
 		m := msgs[len(msgs)-1]
-		isPing := i%2 == 0
 		switch {
 		case string(m.ID) != "1" && string(m.ID) != "null":
 			crossed++
@@ -182,19 +196,19 @@ func runJR03(t *checkRun) outcome {
 
 // JR-04: a member called "Method" is not "method" (GHSA-wvj2-96wp-fq3f:
 // a case-insensitive decoder ran requests a filter had not seen).
-var jr04 = Check{asks: askSession, ID: "JR-04", Level: Hardening, Source: "GHSA-wvj2-96wp-fq3f", Rule: rule.OneJSONRPCMessage,
+var jr04 = Check{asks: askEither, ID: "JR-04", Level: Hardening, Source: "GHSA-wvj2-96wp-fq3f", Rule: rule.OneJSONRPCMessage,
 	Section: "GHSA-wvj2-96wp-fq3f (a case-insensitive decoder)", Keyword: "", Binds: Profile,
 	Title:    "Member names match exactly",
-	Sends:    "{\"jsonrpc\":\"2.0\",\"id\":N,\"Method\":\"ping\"}",
+	Sends:    "{\"jsonrpc\":\"2.0\",\"id\":N,\"Method\":\"ping\"} (server/discover to a 2026-07-28-only target)",
 	Passes:   "anything but a result for N",
 	Fix:      "Decode JSON-RPC member names case-sensitively, so that Method is not method. Go's encoding/json matches names case-insensitively, which is how mcp-go and Go SDK releases before v1.3.1 read requests; upgrade, or decode with a case-sensitive decoder.",
 	Link:     "https://github.com/advisories/GHSA-wvj2-96wp-fq3f",
 	Sessions: 1, Opens: 1, run: runJR04}
 
 func runJR04(t *checkRun) outcome {
-	s := t.session
+	method := t.plainMethod()
 	id := newID()
-	r := t.postOn(`a request spelling its method member "Method"`, s, []byte(`{"jsonrpc":"2.0","id":`+strconv.FormatInt(id, 10)+`,"Method":"ping"}`))
+	r := t.postRPC(`a request spelling its method member "Method"`, method, []byte(`{"jsonrpc":"2.0","id":`+strconv.FormatInt(id, 10)+`,"Method":"`+method+`"`+withParams(t.plainParams(""))+`}`))
 	t.must(r)
 	if r.isResult(id) {
 		return t.unmet(`ran "Method" as the method: member names must match exactly`).with("no result", `a result for "Method": "ping"`)
@@ -203,33 +217,33 @@ func runJR04(t *checkRun) outcome {
 }
 
 // JR-05: two method members are refused, not settled by "last wins".
-var jr05 = Check{asks: askSession, ID: "JR-05", Level: Hardening, Source: "RFC 8259 §4", Rule: rule.StrictJSON,
+var jr05 = Check{asks: askEither, ID: "JR-05", Level: Hardening, Source: "RFC 8259 §4", Rule: rule.StrictJSON,
 	Section: "RFC 8259 §4", Keyword: "SHOULD", Binds: Client,
 	Title:    "Duplicate keys refused",
-	Sends:    "a request with two method members, an unknown method first and ping last",
+	Sends:    "a request with two method members, an unknown method first and ping (server/discover to a 2026-07-28-only target) last",
 	Passes:   "400",
 	Fix:      "Refuse a JSON object with a duplicate member name (400) rather than taking the first or the last. The SDKs probed take the last, so a filter or proxy that reads the first sees another request; use a decoder that reports duplicates, or check in a middleware.",
 	Link:     "https://www.rfc-editor.org/rfc/rfc8259#section-4",
 	Sessions: 1, Opens: 1, run: runJR05}
 
 func runJR05(t *checkRun) outcome {
-	s := t.session
+	method := t.plainMethod()
 	id := newID()
-	r := t.postOn("a request with two method members", s,
-		[]byte(`{"jsonrpc":"2.0","id":`+strconv.FormatInt(id, 10)+`,"method":"`+unknownMethod+`","method":"ping"}`))
+	r := t.postRPC("a request with two method members", method,
+		[]byte(`{"jsonrpc":"2.0","id":`+strconv.FormatInt(id, 10)+`,"method":"`+unknownMethod+`","method":"`+method+`"`+withParams(t.plainParams(""))+`}`))
 	t.must(r)
 	switch {
 	case r.status() == 400:
 		return t.pass("answered 400")
 	case r.isResult(id):
-		return t.unmet("took the last of two method members and ran ping: a filter reading the first sees another request").with("400", "a result (the last method member)")
+		return t.unmet("took the last of two method members and ran %s: a filter reading the first sees another request", method).with("400", "a result (the last method member)")
 	}
 	return t.unmet("%s: the duplicate was read, not refused (RFC 8259 §4)", r.describe()).with("400", r.actual())
 }
 
 // JR-06: a JSON-RPC response the server never asked for is accepted as a
 // notification is (202, no body) or refused, and never answered.
-var jr06 = Check{asks: askSession, ID: "JR-06", Level: Must, Source: "MCP Transports §Sending 4", Rule: rule.NotificationAccepted,
+var jr06 = Check{asks: askEither, ID: "JR-06", Level: Must, Source: "MCP Transports §Sending 4", Rule: rule.NotificationAccepted,
 	Section: "MCP Transports 2025-11-25 §Sending Messages to the Server", Keyword: "MUST", Binds: Server,
 	Title:    "An unsolicited response refused or accepted cleanly",
 	Sends:    "{\"jsonrpc\":\"2.0\",\"id\":99,\"result\":{}}, a response to nothing",
@@ -239,8 +253,7 @@ var jr06 = Check{asks: askSession, ID: "JR-06", Level: Must, Source: "MCP Transp
 	Sessions: 1, Opens: 1, run: runJR06}
 
 func runJR06(t *checkRun) outcome {
-	s := t.session
-	r := t.postOn("an unsolicited response", s, []byte(`{"jsonrpc":"2.0","id":99,"result":{}}`))
+	r := t.postRPC("an unsolicited response", "", []byte(`{"jsonrpc":"2.0","id":99,"result":{}}`))
 	t.must(r)
 	switch {
 	case r.status() == 202 && len(r.resp.Body) == 0:
@@ -257,20 +270,20 @@ const deepNesting = 10000
 
 // JR-07: a document nested 10 000 deep is refused, and the server goes
 // on answering.
-var jr07 = Check{asks: askSession, ID: "JR-07", Level: Hardening, Source: "resource exhaustion (recursive decoders)", Rule: rule.StrictJSON,
+var jr07 = Check{asks: askEither, ID: "JR-07", Level: Hardening, Source: "resource exhaustion (recursive decoders)", Rule: rule.StrictJSON,
 	Section: "resource exhaustion (recursive decoders)", Keyword: "", Binds: Profile,
 	Title:    "Deep nesting refused",
-	Sends:    "ping with params nested 10 000 arrays deep, then a plain ping",
+	Sends:    "ping (server/discover to a 2026-07-28-only target) with params nested 10 000 arrays deep, then a plain one",
 	Passes:   "a 4xx (400, or 413 noted), then a served ping",
 	Fix:      "Limit the nesting depth of request JSON (a few hundred levels) and answer 400, or 413 through a body limit, before a recursive parser walks it. Servers on the TypeScript SDK parsed and served 10 000 levels and several packages answered 500; check the depth before JSON.parse, or use a parser with a depth limit.",
 	Link:     "https://cwe.mitre.org/data/definitions/674.html",
 	Sessions: 1, Opens: 1, run: runJR07}
 
 func runJR07(t *checkRun) outcome {
-	s := t.session
-	body, _ := rpc("ping", `{"x":`+strings.Repeat("[", deepNesting)+strings.Repeat("]", deepNesting)+`}`)
-	r := t.postOn("ping with params nested 10 000 deep", s, body)
-	after, id := t.ping("ping: the server still answers", s)
+	method := t.plainMethod()
+	body, _ := rpc(method, t.plainParams(`"x":`+strings.Repeat("[", deepNesting)+strings.Repeat("]", deepNesting)))
+	r := t.postRPC(method+" with params nested 10 000 deep", method, body)
+	after, id := t.plainRequest(method + ": the server still answers")
 	switch {
 	case r.resp == nil:
 		return t.unmet("%s: the server broke on it", r.describe()).with("a 4xx", r.actual())
@@ -281,7 +294,7 @@ func runJR07(t *checkRun) outcome {
 	case !is4xx(r.status()):
 		return t.unmet("%s: the server broke on it", r.describe()).with("a 4xx", r.actual())
 	case !after.isResult(id):
-		return t.unmet("refused with %d, but then ping %s", r.status(), after.describe()).with("a result to the ping after the refusal", after.actual())
+		return t.unmet("refused with %d, but then %s %s", r.status(), method, after.describe()).with("a result to the "+method+" after the refusal", after.actual())
 	case r.status() == 413:
 		return t.pass("answered 413 (refused by size before parsing); the server still answers")
 	}
@@ -293,10 +306,10 @@ func runJR07(t *checkRun) outcome {
 // §Sending); serving it would mean guessing the rest. A 5xx is an error
 // status, but it blames the server for the client's bytes (RFC 9110
 // §15.6), so it is reported apart, at SHOULD.
-var jr08 = Check{asks: askSession, ID: "JR-08", Level: Must, Source: "MCP Transports §Sending 4; RFC 9110 §15.5, §15.6", Rule: rule.UTF8Body,
+var jr08 = Check{asks: askEither, ID: "JR-08", Level: Must, Source: "MCP Transports §Sending 4; RFC 9110 §15.5, §15.6", Rule: rule.UTF8Body,
 	Section: "MCP Transports 2025-11-25 §Sending messages to the server (input not accepted: an HTTP error status)", Keyword: "MUST", Binds: Server,
 	Title:    "Truncated JSON refused as the client's error",
-	Sends:    "a ping whose JSON is cut off",
+	Sends:    "a ping (server/discover to a 2026-07-28-only target) whose JSON is cut off",
 	Passes:   "a 4xx (400, -32700 noted); a 5xx warns (the server's fault, not the client's); a 2xx fails",
 	Fix:      "Answer a body that is not complete JSON with 400 (a JSON-RPC -32700 parse error in the body is fine), not 500 and never 200. The JSON parser of the SDK or the web framework raises the error: map it to 400 in the framework's error handler instead of letting it fall through to a generic 500.",
 	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server",
@@ -304,7 +317,8 @@ var jr08 = Check{asks: askSession, ID: "JR-08", Level: Must, Source: "MCP Transp
 
 func runJR08(t *checkRun) outcome {
 	id := strconv.FormatInt(newID(), 10)
-	r := t.postOn("truncated JSON", t.session, []byte(`{"jsonrpc":"2.0","id":`+id+`,"method":"pi`))
+	method := t.plainMethod()
+	r := t.postRPC("truncated JSON", method, []byte(`{"jsonrpc":"2.0","id":`+id+`,"method":"`+method[:2]))
 	t.must(r)
 	switch st := r.status(); {
 	case is4xx(st) && hasCode(r, -32700):
@@ -322,10 +336,10 @@ func runJR08(t *checkRun) outcome {
 // sender ("JSON text exchanged between systems ... MUST be encoded using
 // UTF-8"): a server that reads such a body breaks no rule of its own, so
 // refusing one is hardening.
-var jr09 = Check{asks: askSession, ID: "JR-09", Level: Hardening, Source: "RFC 8259 §8.1", Rule: rule.UTF8Body,
+var jr09 = Check{asks: askEither, ID: "JR-09", Level: Hardening, Source: "RFC 8259 §8.1", Rule: rule.UTF8Body,
 	Section: "RFC 8259 §8.1", Keyword: "MUST", Binds: Client,
 	Title:    "Invalid UTF-8 refused",
-	Sends:    "a ping with invalid UTF-8 in a string of its params",
+	Sends:    "a ping (server/discover to a 2026-07-28-only target) with invalid UTF-8 in a string of its params",
 	Passes:   "a 4xx (400, -32700 noted)",
 	Fix:      "Refuse a body that is not valid UTF-8 with 400 before decoding it. Go's encoding/json and JavaScript's default text decoding replace invalid bytes with U+FFFD silently, so validate the raw body first (utf8.Valid in Go, a TextDecoder with fatal: true in JavaScript).",
 	Link:     "https://www.rfc-editor.org/rfc/rfc8259#section-8.1",
@@ -333,7 +347,8 @@ var jr09 = Check{asks: askSession, ID: "JR-09", Level: Hardening, Source: "RFC 8
 
 func runJR09(t *checkRun) outcome {
 	id := strconv.FormatInt(newID(), 10)
-	r := t.postOn("invalid UTF-8 in a string", t.session, []byte(`{"jsonrpc":"2.0","id":`+id+`,"method":"ping","params":{"x":"`+"\xff\xfe"+`"}}`))
+	method := t.plainMethod()
+	r := t.postRPC("invalid UTF-8 in a string", method, []byte(`{"jsonrpc":"2.0","id":`+id+`,"method":"`+method+`"`+withParams(t.plainParams(`"x":"`+"\xff\xfe"+`"`))+`}`))
 	t.must(r)
 	switch st := r.status(); {
 	case is4xx(st) && hasCode(r, -32700):

@@ -278,7 +278,7 @@ func (t *checkRun) refusedHead(r *reply, precise int, mustClose bool, what strin
 }
 
 // LF-04: a folded header line (obs-fold) is refused, not unfolded.
-var lf04 = Check{asks: askOpening, ID: "LF-04", Level: Hardening, Source: "RFC 9112 §5.2", Rule: rule.ObsFoldRefused,
+var lf04 = Check{asks: askEither, ID: "LF-04", Level: Hardening, Source: "RFC 9112 §5.2", Rule: rule.ObsFoldRefused,
 	Section: "RFC 9112 §5.2 (refusing rather than unfolding)", Keyword: "", Binds: Profile,
 	Title:    "obs-fold refused",
 	Sends:    "initialize (server/discover to a 2026-07-28-only target) with a header field folded onto a line starting with a space",
@@ -295,7 +295,7 @@ func runLF04(t *checkRun) outcome {
 
 // LF-05: line ends of LF alone are refused. RFC 9112 §2.2 lets a server
 // accept them, so a served request is a warn even with -strict.
-var lf05 = Check{asks: askOpening, ID: "LF-05", Level: Hardening, Source: "RFC 9112 §2.2", Rule: rule.BareLF,
+var lf05 = Check{asks: askEither, ID: "LF-05", Level: Hardening, Source: "RFC 9112 §2.2", Rule: rule.BareLF,
 	Section: "RFC 9112 §2.2 (refusing a bare LF a recipient MAY accept)", Keyword: "", Binds: Profile,
 	Title:    "Bare LF refused",
 	Sends:    "initialize (server/discover to a 2026-07-28-only target) with every line ended by a bare LF",
@@ -325,7 +325,7 @@ const (
 
 // LF-06: too many header fields, and too large a header section, get 431
 // (or 400) and a close.
-var lf06 = Check{asks: askOpening, ID: "LF-06", Level: Hardening, Source: "RFC 6585 §5", Rule: rule.OversizedHead,
+var lf06 = Check{asks: askEither, ID: "LF-06", Level: Hardening, Source: "RFC 6585 §5", Rule: rule.OversizedHead,
 	Section: "RFC 6585 §5 (a header limit)", Keyword: "", Binds: Profile,
 	Title:    "Header flood refused",
 	Sends:    "initialize (server/discover to a 2026-07-28-only target) with 200 header fields, then with a 64 KiB header section",

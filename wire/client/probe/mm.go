@@ -31,7 +31,7 @@ func (t *checkRun) refusedWith(r *reply, precise int, what string) outcome {
 
 // MM-01: a POST whose Accept lacks text/event-stream is refused: the
 // client could not read half the answers the endpoint may give.
-var mm01 = Check{asks: askOpening, ID: "MM-01", Level: Hardening, Source: "MCP Transports §Sending 2 (a client MUST)", Rule: rule.AcceptBothTypes,
+var mm01 = Check{asks: askEither, ID: "MM-01", Level: Hardening, Source: "MCP Transports §Sending 2 (a client MUST)", Rule: rule.AcceptBothTypes,
 	Section: "MCP Transports 2025-11-25 §Sending Messages to the Server", Keyword: "MUST", Binds: Client,
 	Title:    "POST needs both media types in Accept",
 	Sends:    "initialize (server/discover to a 2026-07-28-only target) with Accept: application/json only",
@@ -47,7 +47,7 @@ func runMM01(t *checkRun) outcome {
 }
 
 // MM-02: a POST body not declared JSON is refused.
-var mm02 = Check{asks: askOpening, ID: "MM-02", Level: Hardening, Source: "RFC 9110 §15.5.16", Rule: rule.ContentTypeJSON,
+var mm02 = Check{asks: askEither, ID: "MM-02", Level: Hardening, Source: "RFC 9110 §15.5.16", Rule: rule.ContentTypeJSON,
 	Section: "RFC 9110 §15.5.16", Keyword: "", Binds: Profile,
 	Title:    "POST body must be declared JSON",
 	Sends:    "initialize (server/discover to a 2026-07-28-only target) with Content-Type: text/plain",

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // modernRef is a reference MCP 2026-07-28 server for the V2 checks,
@@ -24,7 +25,9 @@ import (
 // (refusing an unknown resource with -32602), acknowledges a
 // subscriptions/listen for tool list changes (and ends it), answers
 // GET and DELETE with 405 and Allow, refuses a foreign Origin with 403
-// and a foreign Host with 421, refuses a POST that does not accept both
+// and a foreign Host with 421, refuses a body that is not one JSON-RPC
+// message in valid UTF-8 with its members spelled exactly, each once, and
+// a request with a null id (400), refuses a POST that does not accept both
 // media types with 406, accepts notifications with 202, and with a token
 // set is a resource server: 401 with resource_metadata (and
 // error="invalid_token" only for a bearer token that failed; the scheme
@@ -119,7 +122,7 @@ func (h *refHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var msg refMessage
-	if json.Unmarshal(body, &msg) != nil {
+	if !utf8.Valid(body) || !exactMembers(body) || json.Unmarshal(body, &msg) != nil || string(msg.ID) == "null" {
 		// No id: MCP leaves it out when it cannot be read (Basic §Error
 		// responses), where JSON-RPC 2.0 would write null.
 		writeJSON(w, http.StatusBadRequest, `{"jsonrpc":"2.0","error":{"code":-32600,"message":"one JSON-RPC message per POST"}}`)
@@ -344,6 +347,27 @@ func writeJSON(w http.ResponseWriter, status int, body string) {
 func itoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
+}
+
+// exactMembers reports a JSON object whose member names are JSON-RPC's,
+// spelled exactly and each once: encoding/json would match "Method" to
+// method and let the last of two win.
+func exactMembers(body []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return false
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		name, ok := tok.(string)
+		var value json.RawMessage
+		if err != nil || !ok || seen[name] || !slices.Contains([]string{"jsonrpc", "id", "method", "params", "result", "error"}, name) || dec.Decode(&value) != nil {
+			return false
+		}
+		seen[name] = true
+	}
+	return true
 }
 
 // refHeadTimeout is how long the reference waits for a request head, as

@@ -104,6 +104,72 @@ func (t *checkRun) openingName() string {
 	return "initialize"
 }
 
+// plainMethod is a method every target serves: ping on a target that
+// speaks 2025-11-25, server/discover on one that speaks only 2026-07-28
+// (which removed ping).
+func (t *checkRun) plainMethod() string {
+	if t.p.modernOnly() {
+		return "server/discover"
+	}
+	return "ping"
+}
+
+// plainParams are the params of a plainMethod request holding members
+// (`"x":1`, "" for none), and on a 2026-07-28-only target the modern
+// _meta; "" for no params at all.
+func (t *checkRun) plainParams(members string) string {
+	switch {
+	case t.p.modernOnly() && members != "":
+		return "{" + members + `,"_meta":` + modernMeta + "}"
+	case t.p.modernOnly():
+		return `{"_meta":` + modernMeta + "}"
+	case members != "":
+		return "{" + members + "}"
+	}
+	return ""
+}
+
+// plainRequest sends the plainMethod request (ping on the check's
+// session, or server/discover) and reports the reply and its id.
+func (t *checkRun) plainRequest(step string) (*reply, int64) {
+	if !t.p.modernOnly() {
+		return t.ping(step, t.session)
+	}
+	body, id := rpc(t.plainMethod(), t.plainParams(""))
+	return t.postRPC(step, t.plainMethod(), body), id
+}
+
+// withParams is the params member of a request body written by hand
+// (`,"params":{...}`), "" for none.
+func withParams(params string) string {
+	if params == "" {
+		return ""
+	}
+	return `,"params":` + params
+}
+
+// postRPC posts body as the target's client would: on the check's
+// session of a target that speaks 2025-11-25, or, on one that speaks only
+// 2026-07-28, with that revision's headers (MCP-Protocol-Version, and
+// Mcp-Method naming method, the method the body is about).
+func (t *checkRun) postRPC(step, method string, body []byte, edits ...fieldEdit) *reply {
+	return t.send(step, edit(t.rpcRequest(method, body), edits...).Bytes(), toResponse, 0)
+}
+
+// rpcRequest is the POST of body postRPC sends ("" for a body without a
+// method: no Mcp-Method).
+func (t *checkRun) rpcRequest(method string, body []byte) client.Request {
+	if !t.p.modernOnly() {
+		return t.request("POST", t.session, body)
+	}
+	m := client.MCP{Host: t.p.target.Host, Path: t.p.target.Path, Authorization: t.p.authorization(), Version: modernVersion}
+	req := m.Request("POST", body)
+	if method != "" {
+		req = req.Set("Mcp-Method", method)
+	}
+	return req
+}
+
 // modernOnly reports a target that speaks 2026-07-28 and not 2025-11-25.
 func (p *prober) modernOnly() bool { return p.modern && !p.legacy }
 

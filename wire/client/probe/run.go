@@ -464,6 +464,9 @@ func (t *checkRun) runJudged() (o outcome) {
 		}
 	}()
 	for range t.check.Opens {
+		if t.p.modernOnly() {
+			break
+		}
 		s, failed := t.open(t.p.authorization(), false)
 		if failed != nil && t.p.sampleID == "" && s != nil {
 			// Without sessions there is nothing for the notification to
