@@ -44,12 +44,12 @@ func TestModernOnlyTargetGetsTheBoundary(t *testing.T) {
 	session := "skip: " + needsSession
 	common := map[string]string{
 		"PRE-01": "pass", "PRE-02": session, "PRE-03": "pass",
-		"HO-01": "pass", "HO-02": "pass", "HO-03": session, "HO-04": "pass", "HO-05": "pass", "HO-06": "pass",
-		"MM-01": "pass", "MM-02": "pass", "MM-03": session, "MM-04": session, "MM-05": "pass", "MM-06": session, "MM-07": "pass",
+		"HO-01": "pass", "HO-02": "pass", "HO-03": "pass", "HO-04": "pass", "HO-05": "pass", "HO-06": "pass",
+		"MM-01": "pass", "MM-02": "pass", "MM-03": "pass", "MM-04": session, "MM-05": "pass", "MM-06": session, "MM-07": "pass",
 		"JR-01": "pass", "JR-02": "pass", "JR-03": "pass", "JR-04": "pass", "JR-05": "pass", "JR-06": "pass",
 		"JR-07": "pass", "JR-08": "pass", "JR-09": "pass", "JR-10": "pass", "JR-11": "pass",
 		"RS-01": session, "RS-02": session, "RS-03": session, "RS-04": "pass",
-		"LF-01": session, "LF-02": "pass", "LF-03": "pass", "LF-04": "pass", "LF-05": "pass", "LF-06": "pass", "LF-07": "pass", "LF-08": "pass",
+		"LF-01": "pass", "LF-02": "pass", "LF-03": "pass", "LF-04": "pass", "LF-05": "pass", "LF-06": "pass", "LF-07": "pass", "LF-08": "pass",
 		"EH-01": "pass", "EH-02": "pass",
 		"DP-01": "pass", "DP-02": "skip: loopback", "DP-03": session, "DP-06": session, "DP-07": session, "DP-08": "skip: needs -slow (it holds a stream up to 3s)",
 		"DP-09": session, "DP-10": session, "DP-11": "pass", "DP-12": "info",
@@ -68,7 +68,7 @@ func TestModernOnlyTargetGetsTheBoundary(t *testing.T) {
 		}},
 		{"with alice's token and the named ones", modernRef{token: alice}, probe.Options{Token: alice, Named: named, Strict: true}, map[string]string{
 			"AU-01": "pass", "AU-02": "pass", "AU-03": "pass", "AU-04": "pass", "AU-05": "pass", "AU-06": "pass", "AU-07": "pass", "AU-08": "pass",
-			"AU-09": session, "AU-10": session, "AU-11": "pass", "DP-04": "pass", "DP-05": "pass",
+			"AU-09": session, "AU-10": "pass", "AU-11": "pass", "DP-04": "pass", "DP-05": "pass",
 		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -92,6 +92,15 @@ func TestModernOnlyTargetGetsTheBoundary(t *testing.T) {
 	}
 }
 
+// servesGetAndDelete answers a GET with an event stream and a DELETE
+// with 204, as a 2025-11-25 server does on a session.
+func servesGetAndDelete(r *proxied) []byte {
+	if r.method == "GET" {
+		return []byte("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\nX-Accel-Buffering: no\r\nContent-Length: 0\r\n\r\n")
+	}
+	return []byte("HTTP/1.1 204 No Content\r\n\r\n")
+}
+
 // deepMember is JR-07's nested member beside the modern _meta.
 var deepMember = regexp.MustCompile(`"x":\[+\]+,`)
 
@@ -110,11 +119,26 @@ type modernFormFlaw struct {
 var modernFormFlaws = []modernFormFlaw{
 	{sameAsLegacy: true, flawCase: flawCase{check: "HO-01"}},
 	{sameAsLegacy: true, flawCase: flawCase{check: "HO-02"}},
+	// 2026-07-28 serves no GET or DELETE: the flaw serves them anyway.
+	{flawCase: flawCase{check: "HO-03", name: "a foreign Origin is served a GET stream and a DELETE", want: probe.Fail, says: "GET answered 200 and DELETE answered 204, not 403",
+		flaw: flaw{request: func(_ *flawProxy, r *proxied) []byte {
+			if r.method != "POST" && r.get("Origin") == "http://evil.example" {
+				return servesGetAndDelete(r)
+			}
+			return nil
+		}}}},
 	{sameAsLegacy: true, flawCase: flawCase{check: "HO-04"}},
 	{sameAsLegacy: true, flawCase: flawCase{check: "HO-05"}},
 	{sameAsLegacy: true, flawCase: flawCase{check: "HO-06"}},
 	{sameAsLegacy: true, flawCase: flawCase{check: "MM-01"}},
 	{sameAsLegacy: true, flawCase: flawCase{check: "MM-02"}},
+	{flawCase: flawCase{check: "MM-03", name: "a GET accepting only application/json gets a stream", want: probe.Fail, says: "served a GET whose Accept",
+		flaw: flaw{request: func(_ *flawProxy, r *proxied) []byte {
+			if r.method == "GET" && r.path == "/mcp" && r.get("Accept") == "application/json" {
+				return servesGetAndDelete(r)
+			}
+			return nil
+		}}}},
 	{sameAsLegacy: true, flawCase: flawCase{check: "JR-01", says: "a batch with MCP-Protocol-Version: 2026-07-28 answered 200"}},
 	{sameAsLegacy: true, flawCase: flawCase{check: "JR-02"}},
 	{sameAsLegacy: true, flawCase: flawCase{check: "JR-03"}},
@@ -139,6 +163,7 @@ var modernFormFlaws = []modernFormFlaw{
 		}}}},
 	{sameAsLegacy: true, flawCase: flawCase{check: "JR-09"}},
 	{sameAsLegacy: true, flawCase: flawCase{check: "EH-01"}},
+	{sameAsLegacy: true, flawCase: flawCase{check: "LF-01"}},
 	{sameAsLegacy: true, flawCase: flawCase{check: "LF-04"}},
 	{sameAsLegacy: true, flawCase: flawCase{check: "LF-05"}},
 	{sameAsLegacy: true, flawCase: flawCase{check: "LF-06"}},
@@ -164,6 +189,13 @@ var modernFormFlaws = []modernFormFlaw{
 	{sameAsLegacy: true, flawCase: flawCase{check: "AU-06"}},
 	{sameAsLegacy: true, flawCase: flawCase{check: "AU-07"}},
 	{sameAsLegacy: true, flawCase: flawCase{check: "AU-08"}},
+	{flawCase: flawCase{check: "AU-10", name: "GET and DELETE are served without a token", want: probe.Fail, says: "GET answered 200 text/event-stream and DELETE answered 204, not 401",
+		flaw: flaw{request: func(_ *flawProxy, r *proxied) []byte {
+			if r.method != "POST" && r.path == "/mcp" && r.get("Authorization") == "" {
+				return servesGetAndDelete(r)
+			}
+			return nil
+		}}}},
 	{sameAsLegacy: true, flawCase: flawCase{check: "AU-11"}},
 	{sameAsLegacy: true, flawCase: flawCase{check: "DP-01"}},
 	{sameAsLegacy: true, flawCase: flawCase{check: "DP-04"}},

@@ -41,10 +41,10 @@ const bigBody = 8 << 20
 // may see the 413, or only a close after the whole body went out. So a
 // close without an answer is judged by a smaller body on the same
 // session: served, the close was the limit's, whichever won the race.
-var lf01 = Check{asks: askSession, ID: "LF-01", Level: Hardening, Source: "resource exhaustion", Rule: rule.FixedLimit,
+var lf01 = Check{asks: askEither, ID: "LF-01", Level: Hardening, Source: "resource exhaustion", Rule: rule.FixedLimit,
 	Section: "resource exhaustion (a body limit)", Keyword: "", Binds: Profile,
 	Title:    "Body size limited",
-	Sends:    "ping with an 8 MiB body in 64 KiB writes, for up to 20 s (or twice -timeout); if served, 16 MiB; after a close with no answer, 1 MiB, 64 KiB, 1 KiB until one is served",
+	Sends:    "ping (2026-07-28 only: server/discover) padded to 8 MiB in 64 KiB writes, 20 s (or twice -timeout); served, 16 MiB; closed unanswered, 1 MiB, 64 KiB, 1 KiB till one is served",
 	Passes:   "413, another 4xx before the whole body, or a close a smaller body does not get, to 8 MiB or to 16 MiB (the limit reported as between the two)",
 	Fix:      "Limit the request body (a few MiB at most) and answer 413 as soon as Content-Length or the bytes read pass the limit. Go SDK: StreamableHTTPOptions.MaxRequestBodyBytes; Express: express.json with limit (the TypeScript SDK v2's createMcpExpressApp takes jsonLimit); nginx: client_max_body_size.",
 	Link:     "https://owasp.org/API-Security/editions/2023/en/0xa4-unrestricted-resource-consumption/",
@@ -114,14 +114,18 @@ const (
 // it was met.
 func (t *checkRun) bigPing(size int) bodyAnswer {
 	id := strconv.FormatInt(newID(), 10)
-	prefix, suffix := `{"jsonrpc":"2.0","id":`+id+`,"method":"ping","params":{"pad":"`, `"}}`
+	method := t.plainMethod()
+	// The pad is the first member of the params, so what follows it (the
+	// modern _meta) is the suffix.
+	params := t.plainParams(`"pad":""`)
+	prefix, suffix := `{"jsonrpc":"2.0","id":`+id+`,"method":"`+method+`","params":{"pad":"`, params[len(`{"pad":"`):]+`}`
 	body := make([]byte, 0, size)
 	body = append(body, prefix...)
 	body = append(body, bytes.Repeat([]byte("x"), size-len(prefix)-len(suffix))...)
 	body = append(body, suffix...)
-	raw := t.request("POST", t.session, body).Bytes()
+	raw := t.rpcRequest(method, body).Bytes()
 	a := bodyAnswer{size: sizeName(size), length: len(raw)}
-	a.r, a.f = t.feed("ping with a "+a.size+" body", raw, 64<<10, 0, t.bodyWindow())
+	a.r, a.f = t.feed(method+" with a "+a.size+" body", raw, 64<<10, 0, t.bodyWindow())
 	a.r.close()
 	a.all = a.f.Written == len(raw)
 	switch {

@@ -64,18 +64,17 @@ func runMM02(t *checkRun) outcome {
 
 // MM-03: a GET that does not accept text/event-stream is refused (or GET
 // is not served at all).
-var mm03 = Check{asks: askSession, ID: "MM-03", Level: Hardening, Source: "MCP Transports §Listening 2", Rule: rule.AcceptBothTypes,
+var mm03 = Check{asks: askEither, ID: "MM-03", Level: Hardening, Source: "MCP Transports §Listening 2", Rule: rule.AcceptBothTypes,
 	Section: "MCP Transports 2025-11-25 §Listening for Messages from the Server", Keyword: "MUST", Binds: Client,
 	Title:    "GET needs text/event-stream in Accept",
-	Sends:    "GET on a live session with Accept: application/json",
+	Sends:    "GET on a live session (2026-07-28 only: with its version header) with Accept: application/json",
 	Passes:   "a 4xx or 405",
 	Fix:      "Answer a GET whose Accept lacks text/event-stream with 406, or with 405 if the server offers no GET stream at all. The official Go and TypeScript SDKs do this; with mcp-go it takes a middleware.",
 	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#listening-for-messages-from-the-server",
 	Sessions: 1, Opens: 1, run: runMM03}
 
 func runMM03(t *checkRun) outcome {
-	s := t.session
-	r := t.send("GET with Accept: application/json", edit(t.request("GET", s, nil), set("Accept", "application/json")).Bytes(), toHead, getWindow)
+	r := t.send("GET with Accept: application/json", edit(t.onSession("GET"), set("Accept", "application/json")).Bytes(), toHead, getWindow)
 	if r.status() == 405 {
 		return t.pass("answered 405: GET is not served")
 	}

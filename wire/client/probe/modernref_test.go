@@ -28,7 +28,7 @@ import (
 // and a foreign Host with 421, refuses a body that is not one JSON-RPC
 // message in valid UTF-8 with its members spelled exactly, each once, and
 // a request with a null id (400), refuses a POST that does not accept both
-// media types with 406, accepts notifications with 202, and with a token
+// media types with 406, a body over 1 MiB with 413, accepts notifications with 202, and with a token
 // set is a resource server: 401 with resource_metadata (and
 // error="invalid_token" only for a bearer token that failed; the scheme
 // matched in any case), Protected Resource Metadata at the well-known
@@ -52,6 +52,10 @@ const (
 )
 
 const refVersion = "2026-07-28"
+
+// refMaxBody is the largest body the reference reads: a longer one is
+// refused with 413 by its Content-Length, before a byte of it is read.
+const refMaxBody = 1 << 20
 
 // startModernRef starts the reference on a loopback port and returns its
 // authority.
@@ -117,7 +121,11 @@ func (h *refHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusUnsupportedMediaType, `{"jsonrpc":"2.0","error":{"code":-32000,"message":"application/json only"}}`)
 		return
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+	if r.ContentLength > refMaxBody {
+		writeJSON(w, http.StatusRequestEntityTooLarge, `{"jsonrpc":"2.0","error":{"code":-32600,"message":"body too large"}}`)
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, refMaxBody))
 	if err != nil {
 		return
 	}

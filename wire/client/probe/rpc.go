@@ -170,6 +170,18 @@ func (t *checkRun) rpcRequest(method string, body []byte) client.Request {
 	return req
 }
 
+// onSession is a GET or DELETE of the check's session on a target that
+// speaks 2025-11-25; on one that speaks only 2026-07-28, which has no
+// session (and no GET or DELETE to serve), the same method with that
+// revision's version header.
+func (t *checkRun) onSession(method string) client.Request {
+	if !t.p.modernOnly() {
+		return t.request(method, t.session, nil)
+	}
+	m := client.MCP{Host: t.p.target.Host, Path: t.p.target.Path, Authorization: t.p.authorization(), Version: modernVersion}
+	return m.Request(method, nil)
+}
+
 // modernOnly reports a target that speaks 2026-07-28 and not 2025-11-25.
 func (p *prober) modernOnly() bool { return p.modern && !p.legacy }
 
