@@ -272,10 +272,10 @@ func runAU08(t *checkRun) outcome {
 // insufficient_scope naming the scope and the metadata. The low_scope
 // token opens a session (or is refused at initialize), then tries each
 // list method the server declares until one is refused.
-var au09 = Check{asks: askSession, ID: "AU-09", Level: Should, Source: "MCP Authorization §Scope challenge", Rule: rule.InsufficientScope, Needs: NeedNamed | NeedAuth, Since: "2025-11-25",
+var au09 = Check{asks: askEither, ID: "AU-09", Level: Should, Source: "MCP Authorization §Scope challenge", Rule: rule.InsufficientScope, Needs: NeedNamed | NeedAuth, Since: "2025-11-25",
 	Section: "MCP Authorization 2025-11-25 §Scope Challenge Handling", Keyword: "SHOULD", Binds: Server,
 	Title:    "Insufficient scope gets a step-up challenge",
-	Sends:    "with the low_scope token: initialize, then each declared list method until one gets 403",
+	Sends:    "with the low_scope token: initialize (server/discover to a 2026-07-28-only target), then each declared list method until one gets 403",
 	Passes:   "a 403 with a Bearer challenge carrying error=\"insufficient_scope\", scope and resource_metadata; every method served warns",
 	Fix:      "Answer a token that lacks the scope a method needs with 403 and a Bearer challenge carrying error=\"insufficient_scope\", the scope needed and resource_metadata. The Go SDK's auth.RequireBearerToken answers 403 without the error parameter, so add it in a wrapper; a server that checks no scope at all serves every method.",
 	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#runtime-insufficient-scope-errors",
@@ -287,21 +287,34 @@ func runAU09(t *checkRun) outcome {
 		return t.skip("needs low_scope in -tokens")
 	}
 	auth := "Bearer " + token
-	req, id := t.initialize(set("Authorization", auth))
-	r := t.send("initialize with the low_scope token", req.Bytes(), toResponse, 0)
+	opening := t.openingName()
+	req, id := t.opening(set("Authorization", auth))
+	r := t.send(opening+" with the low_scope token", req.Bytes(), toResponse, 0)
 	switch {
 	case r.status() == 403:
-		return t.stepUp(r, "initialize")
+		return t.stepUp(r, opening)
 	case r.status() == 401:
 		return t.errored("the low_scope token was refused outright (401): it must be valid, with fewer scopes")
 	case !r.isResult(id):
-		return t.errored("initialize with the low_scope token %s", r.describe())
+		return t.errored("%s with the low_scope token %s", opening, r.describe())
 	}
-	s := t.issued(r, auth)
-	t.initialized(s)
+	var s *session
+	if !t.p.modernOnly() {
+		s = t.issued(r, auth)
+		t.initialized(s)
+	}
 	for _, method := range t.p.listMethods {
-		body, id := rpc(method, "")
-		r := t.postOn(method+" with the low_scope token", s, body)
+		var r *reply
+		var id int64
+		if s != nil {
+			var body []byte
+			body, id = rpc(method, "")
+			r = t.postOn(method+" with the low_scope token", s, body)
+		} else {
+			var body []byte
+			body, id = rpc(method, t.plainParams(""))
+			r = t.postRPC(method+" with the low_scope token", method, body, set("Authorization", auth))
+		}
 		switch {
 		case r.status() == 403:
 			return t.stepUp(r, method)
@@ -311,7 +324,7 @@ func runAU09(t *checkRun) outcome {
 	}
 	// A server may enforce scope on methods the probe does not try
 	// (tools/call, which AU-09 does not send): the finding is about these.
-	tried := joinAnd(append([]string{"initialize"}, t.p.listMethods...))
+	tried := joinAnd(append([]string{opening}, t.p.listMethods...))
 	return t.unmet("the low_scope token was served every method tried (%s): scope is not enforced on these methods, or the token is not low", tried).with(`403 with error="insufficient_scope"`, "every method served: "+tried)
 }
 

@@ -66,9 +66,9 @@ func TestModernOnlyTargetGetsTheBoundary(t *testing.T) {
 			"AU-06": "skip: needs -token", "AU-07": "skip: needs -tokens", "AU-08": "skip: needs -tokens", "AU-09": "skip: needs -tokens",
 			"AU-10": "skip: needs -token", "AU-11": unprotected, "DP-04": unprotected, "DP-05": unprotected,
 		}},
-		{"with alice's token and the named ones", modernRef{token: alice}, probe.Options{Token: alice, Named: named, Strict: true}, map[string]string{
+		{"with alice's token and the named ones", modernRef{token: alice, lowScope: lowScope}, probe.Options{Token: alice, Named: named, Strict: true}, map[string]string{
 			"AU-01": "pass", "AU-02": "pass", "AU-03": "pass", "AU-04": "pass", "AU-05": "pass", "AU-06": "pass", "AU-07": "pass", "AU-08": "pass",
-			"AU-09": session, "AU-10": "pass", "AU-11": "pass", "DP-04": "pass", "DP-05": "pass",
+			"AU-09": "pass", "AU-10": "pass", "AU-11": "pass", "DP-04": "pass", "DP-05": "pass",
 		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -189,6 +189,7 @@ var modernFormFlaws = []modernFormFlaw{
 	{sameAsLegacy: true, flawCase: flawCase{check: "AU-06"}},
 	{sameAsLegacy: true, flawCase: flawCase{check: "AU-07"}},
 	{sameAsLegacy: true, flawCase: flawCase{check: "AU-08"}},
+	{sameAsLegacy: true, flawCase: flawCase{check: "AU-09", says: "(server/discover, resources/list, tools/list and prompts/list): scope is not enforced"}},
 	{flawCase: flawCase{check: "AU-10", name: "GET and DELETE are served without a token", want: probe.Fail, says: "GET answered 200 text/event-stream and DELETE answered 204, not 401",
 		flaw: flaw{request: func(_ *flawProxy, r *proxied) []byte {
 			if r.method != "POST" && r.path == "/mcp" && r.get("Authorization") == "" {
@@ -255,7 +256,7 @@ func TestEachModernFormFlawFailsItsCheck(t *testing.T) {
 	errs := make([]error, len(cases))
 	var wg sync.WaitGroup
 	for i, tt := range cases {
-		upstream := startModernRef(t, modernRef{token: alice})
+		upstream := startModernRef(t, modernRef{token: alice, lowScope: lowScope})
 		// As fullOptions: many runs at once on a loaded machine, where a
 		// slow answer must not read as a missing one.
 		opts := probe.Options{Token: alice, Named: named, Strict: true, Only: probe.ModernForms(), Timeout: 20 * time.Second}

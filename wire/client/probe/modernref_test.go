@@ -40,6 +40,9 @@ import (
 type modernRef struct {
 	token  string // "" for none
 	legacy bool
+	// lowScope is a valid token too, but only for server/discover: any
+	// other method gets 403 insufficient_scope ("" for none).
+	lowScope string
 }
 
 // refTool is the tool the reference offers first; refRouteTool mirrors
@@ -97,7 +100,7 @@ func (h *refHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	scheme, credential, _ := strings.Cut(r.Header.Get("Authorization"), " ")
 	bearer := strings.EqualFold(scheme, "Bearer")
-	if h.cfg.token != "" && (!bearer || credential != h.cfg.token) {
+	if h.cfg.token != "" && (!bearer || credential != h.cfg.token && (h.cfg.lowScope == "" || credential != h.cfg.lowScope)) {
 		challenge := `Bearer resource_metadata="http://` + h.authority + prmPath + `", scope="mcp:tools"`
 		// A token that was sent and failed gets the error code; no
 		// bearer token at all (none, or Basic) gets the bare challenge.
@@ -134,6 +137,11 @@ func (h *refHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// No id: MCP leaves it out when it cannot be read (Basic §Error
 		// responses), where JSON-RPC 2.0 would write null.
 		writeJSON(w, http.StatusBadRequest, `{"jsonrpc":"2.0","error":{"code":-32600,"message":"one JSON-RPC message per POST"}}`)
+		return
+	}
+	if h.cfg.lowScope != "" && credential == h.cfg.lowScope && msg.Method != "server/discover" {
+		w.Header().Set("WWW-Authenticate", `Bearer error="insufficient_scope", scope="mcp:tools", resource_metadata="http://`+h.authority+prmPath+`"`)
+		writeJSON(w, http.StatusForbidden, `{"jsonrpc":"2.0","error":{"code":-32000,"message":"insufficient scope"}}`)
 		return
 	}
 	header := r.Header.Get("MCP-Protocol-Version")

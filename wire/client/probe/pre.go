@@ -68,6 +68,12 @@ func runPRE01(t *checkRun) outcome {
 		t.initialized(t.issued(r, p.authorization()))
 	} else {
 		p.version, p.server = modernVersion, serverInfoOf(disc)
+		caps := capabilitiesOf(disc)
+		for _, kind := range []string{"resources", "tools", "prompts"} {
+			if _, ok := caps[kind]; ok {
+				p.listMethods = append(p.listMethods, kind+"/list")
+			}
+		}
 	}
 
 	// Does the target refuse a request without a token? The checks that
