@@ -572,21 +572,25 @@ func runDP09(t *checkRun) outcome {
 // strips X-Accel-Buffering, so its absence behind nginx (by Server or
 // Via) is only info. It runs after the concurrent checks and reads their
 // SSE answers too.
-var dp10 = Check{asks: askSession, ID: "DP-10", Level: Hardening, Source: "MCP 2026-07-28 Transports; RFC 9111", Rule: rule.StreamNotBuffered,
+var dp10 = Check{asks: askEither, ID: "DP-10", Level: Hardening, Source: "MCP 2026-07-28 Transports; RFC 9111", Rule: rule.StreamNotBuffered,
 	Section: "MCP 2026-07-28 Transports (X-Accel-Buffering: no); RFC 9111 §5.2.2 (no-store)", Keyword: "SHOULD", Binds: Deployment,
 	Title:    "Streams tell proxies not to buffer or cache",
-	Sends:    "a GET stream and the list methods and ping on a session; reads every SSE answer of the run",
+	Sends:    "a GET stream and the list methods and ping on a session (2026-07-28 only: a subscriptions/listen stream, the list methods and server/discover); reads every SSE answer of the run",
 	Passes:   "each has X-Accel-Buffering: no, Cache-Control no-cache or no-store, and no Age or cache HIT marker; none in the run skips",
 	Fix:      "Send X-Accel-Buffering: no and Cache-Control: no-cache (or no-store) on every text/event-stream answer, and keep caches off the MCP path. The TypeScript SDK v2 sets X-Accel-Buffering; with the Go SDK or mcp-go, set both in a middleware that wraps the handler.",
 	Link:     "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#receiving-messages",
 	Sessions: 1, Opens: 1, phase: phaseScan, run: runDP10}
 
 func runDP10(t *checkRun) outcome {
-	s := t.session
-	t.send("GET, for an event stream", t.request("GET", s, nil).Bytes(), toFirstEvent, getWindow)
+	if !t.p.modernOnly() {
+		t.send("GET, for an event stream", t.request("GET", t.session, nil).Bytes(), toFirstEvent, getWindow)
+	} else if raw, what := t.modernStreamToAbort(); strings.HasPrefix(what, "subscriptions/listen") {
+		// 2026-07-28 has no GET stream: a subscription is its long one.
+		t.send("subscriptions/listen, for an event stream", raw, toFirstEvent, getWindow)
+	}
 	for _, method := range t.sseCandidates() {
-		body, _ := rpc(method, "")
-		t.send(method+", hoping for an event stream", t.request("POST", s, body).Bytes(), toResponse, 0)
+		body, _ := rpc(method, t.plainParams(""))
+		t.send(method+", hoping for an event stream", t.rpcRequest(method, body).Bytes(), toResponse, 0)
 	}
 	faults := map[string][]string{} // fault → the checks whose answers had it
 	var order, nginx []string

@@ -37,9 +37,9 @@ func outcomeOf(res probe.Result) string {
 // server that speaks only 2026-07-28 through its own requests: the
 // modern-only reference, correct at the boundary, passes every one that
 // has a modern form, with and without a token; what still skips needs a
-// 2025-11-25 session (a session's GET stream or DELETE, notifications/
-// initialized, a session's 8 MiB body),
-// an option the run lacks, or a TLS URL.
+// 2025-11-25 session (its id, its GET stream, notifications/initialized,
+// its streams' resumption and timing, its affinity, its headers across a
+// hop), an option the run lacks, or a TLS URL.
 func TestModernOnlyTargetGetsTheBoundary(t *testing.T) {
 	session := "skip: " + needsSession
 	common := map[string]string{
@@ -52,7 +52,7 @@ func TestModernOnlyTargetGetsTheBoundary(t *testing.T) {
 		"LF-01": "pass", "LF-02": "pass", "LF-03": "pass", "LF-04": "pass", "LF-05": "pass", "LF-06": "pass", "LF-07": "pass", "LF-08": "pass",
 		"EH-01": "pass", "EH-02": "pass",
 		"DP-01": "pass", "DP-02": "skip: loopback", "DP-03": session, "DP-06": session, "DP-07": session, "DP-08": "skip: needs -slow (it holds a stream up to 3s)",
-		"DP-09": session, "DP-10": session, "DP-11": "pass", "DP-12": "info",
+		"DP-09": session, "DP-10": "pass", "DP-11": "pass", "DP-12": "info",
 	}
 	unprotected := "skip: needs a target that refuses requests without a token"
 	for _, tt := range []struct {
@@ -202,6 +202,7 @@ var modernFormFlaws = []modernFormFlaw{
 	{sameAsLegacy: true, flawCase: flawCase{check: "DP-04"}},
 	{flawCase: flawCase{check: "DP-05", name: "X-Forwarded-Host trusted", want: probe.Fail, says: "server/discover without a token, with forwarded headers: evil.example in",
 		flaw: flaw{response: trustsForwardedHost}}},
+	{sameAsLegacy: true, flawCase: flawCase{check: "DP-10"}},
 	{sameAsLegacy: true, flawCase: flawCase{check: "DP-12"}},
 }
 

@@ -17,9 +17,10 @@ var rsGroup = group{Group{"RS", "Streams"}, eraBoundary, []*Check{&rs01, &rs02, 
 const streamEnd = 2 * time.Second
 
 // sseCandidates are the requests RS checks try, in order, hoping for one
-// the server answers as an event stream: its list methods, then ping.
+// the server answers as an event stream: its list methods, then ping
+// (server/discover on a 2026-07-28-only target).
 func (t *checkRun) sseCandidates() []string {
-	return append(append([]string(nil), t.p.listMethods...), "ping")
+	return append(append([]string(nil), t.p.listMethods...), t.plainMethod())
 }
 
 // RS-01: a POST's SSE stream ends once it has carried the response.
