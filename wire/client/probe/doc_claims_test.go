@@ -1,0 +1,112 @@
+package probe
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// The deployment group's waits as the package declares them, read before
+// TestMain shortens them for the tests.
+var (
+	declaredDP07Watch = dp07Watch()
+	declaredIdleHold  = idleHold
+)
+
+// packageDoc returns doc.go's package comment, its lines joined by single
+// spaces.
+func packageDoc(t *testing.T) string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), "doc.go", nil, parser.ParseComments|parser.PackageClauseOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(strings.Fields(f.Doc.Text()), " ")
+}
+
+// TestDocNamesEveryCheckFile: the package comment names every file that
+// declares a Check, the group files (those that also declare their group)
+// apart from the topic files, and no other.
+func TestDocNamesEveryCheckFile(t *testing.T) {
+	paths, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var groupFiles, topicFiles []string
+	for _, p := range paths {
+		if strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		declares := map[string]bool{}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if lit, ok := n.(*ast.CompositeLit); ok {
+				if id, ok := lit.Type.(*ast.Ident); ok {
+					declares[id.Name] = true
+				}
+			}
+			return true
+		})
+		switch {
+		case declares["Check"] && declares["group"]:
+			groupFiles = append(groupFiles, p)
+		case declares["Check"]:
+			topicFiles = append(topicFiles, p)
+		}
+	}
+	doc := packageDoc(t)
+	m := regexp.MustCompile(`in the file of its group \(([^)]*)\) or a topic file of the group \(([^)]*)\)`).FindStringSubmatch(doc)
+	if m == nil {
+		t.Fatal(`doc.go has no "in the file of its group (…) or a topic file of the group (…)"`)
+	}
+	files := regexp.MustCompile(`\w+\.go`)
+	namedGroup, namedTopic := files.FindAllString(m[1], -1), files.FindAllString(m[2], -1)
+	slices.Sort(namedGroup)
+	slices.Sort(namedTopic)
+	if diff := cmp.Diff(groupFiles, namedGroup); diff != "" {
+		t.Errorf("group files (-declared +named in doc.go):\n%s", diff)
+	}
+	if diff := cmp.Diff(topicFiles, namedTopic); diff != "" {
+		t.Errorf("topic files (-declared +named in doc.go):\n%s", diff)
+	}
+}
+
+// TestDocQuotesTheStreamWindows: the package comment's windows for reading
+// an event stream are the ones the checks use.
+func TestDocQuotesTheStreamWindows(t *testing.T) {
+	if streamEnd != getWindow {
+		t.Fatalf("doc.go gives GET streams and RS-01 one window; they are %s and %s", getWindow, streamEnd)
+	}
+	doc := packageDoc(t)
+	for _, want := range []string{
+		spoken(getWindow) + " for a GET stream and for a POST stream past its response (RS-01)",
+		spoken(listenWindow) + " for a 2026-07-28 subscriptions/listen stream",
+		spoken(exploreWindow) + " for a GET in an -explore walk",
+		"DP-07 watches its streams " + spoken(declaredDP07Watch),
+		"holds one up to " + spoken(declaredIdleHold),
+	} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("doc.go does not say %q", want)
+		}
+	}
+}
+
+// spoken writes d as the comments do: "500 ms", "1.5 s", "130 s".
+func spoken(d time.Duration) string {
+	if d < time.Second {
+		return strconv.FormatInt(d.Milliseconds(), 10) + " ms"
+	}
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + " s"
+}
