@@ -179,6 +179,11 @@ func TestProbeServePassesEveryCheck(t *testing.T) {
 	if diff := cmp.Diff(counted, claim[1:]); diff != "" {
 		t.Errorf("the probe's README's pass, info, skip and V2 counts (-run +README):\n%s", diff)
 	}
+	summary := regexp.MustCompile(`(?s)<summary>the whole table</summary>.*?\n(probe: [^\n]*)`).FindStringSubmatch(string(readme))
+	wantSummary := fmt.Sprintf("probe: %d pass, 0 fail, 0 warn, %d skip, 0 error, %d info (MUST failed: none)", doc.Counts["pass"], doc.Counts["skip"], doc.Counts["info"])
+	if summary == nil || summary[1] != wantSummary {
+		t.Errorf("the probe's README's whole table does not end in this run's %q", wantSummary)
+	}
 	// The run should take under 60 s; a time is reported, never asserted
 	// (a loaded machine is not a failure).
 	t.Logf("the probe ran in %s", elapsed)
