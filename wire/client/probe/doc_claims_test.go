@@ -110,3 +110,39 @@ func spoken(d time.Duration) string {
 	}
 	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + " s"
 }
+
+// TestDocNamesThePhases: the package comment names the checks of each
+// phase after the concurrent one, as the catalogue declares them.
+func TestDocNamesThePhases(t *testing.T) {
+	ids := map[phase][]string{}
+	for _, c := range catalogue {
+		ids[c.phase] = append(ids[c.phase], c.ID)
+	}
+	for ph := range ids {
+		slices.Sort(ids[ph])
+	}
+	doc := packageDoc(t)
+	m := regexp.MustCompile(`\(phaseScan: ([^)]*)\)`).FindStringSubmatch(doc)
+	if m == nil {
+		t.Fatal(`doc.go has no "(phaseScan: …)"`)
+	}
+	named := regexp.MustCompile(`[A-Z0-9]+-\d+`).FindAllString(m[1], -1)
+	if diff := cmp.Diff(ids[phaseScan], named); diff != "" {
+		t.Errorf("phaseScan (-declared +named in doc.go, in id order):\n%s", diff)
+	}
+	for _, alone := range []struct {
+		ph       phase
+		id, says string
+	}{
+		{phaseAlone, "SE-09", "SE-09, which fills the session table on purpose, runs alone after them (phaseAlone)"},
+		{phaseEchoScan, "EH-01", "then EH-01, which reads theirs too (phaseEchoScan)"},
+		{phaseLast, "PRE-03", "PRE-03, whether the target still answers, is last of all (phaseLast)"},
+	} {
+		if !slices.Equal(ids[alone.ph], []string{alone.id}) {
+			t.Errorf("doc.go names %s alone in its phase; the catalogue has %v", alone.id, ids[alone.ph])
+		}
+		if !strings.Contains(doc, alone.says) {
+			t.Errorf("doc.go does not say %q", alone.says)
+		}
+	}
+}
