@@ -68,11 +68,14 @@
 //     says which versions the run's sessions negotiated.
 //   - The other checks run concurrently (4 at a time), each on fresh
 //     connections, within a budget of sessions held at once (6, under
-//     rawmcp serve's 8); SE-09, which fills the session table on purpose,
+//     rawmcp serve's 8); beside them, from the start, each check that
+//     waits on purpose runs in a goroutine of its own (the long lane:
+//     DP-07, DP-08, LF-07); SE-09, which fills the session table on purpose,
 //     runs alone after them (phaseAlone); the checks that read the answers
 //     of the whole run (phaseScan: DP-03, DP-10, DP-11, EH-02, JR-10,
 //     JR-11, MM-07, V2-28), and then EH-01, which reads theirs too
-//     (phaseEchoScan), run after that; JR-11 reads the JSON-RPC messages the
+//     (phaseEchoScan), run after that, reading what the long lane has
+//     finished by then; JR-11 reads the JSON-RPC messages the
 //     runner noted as it recorded each exchange (wireLog), the preflight's
 //     included. PRE-03, whether the target still answers, is last of all
 //     (phaseLast).

@@ -130,6 +130,20 @@ func TestDocNamesThePhases(t *testing.T) {
 	if diff := cmp.Diff(ids[phaseScan], named); diff != "" {
 		t.Errorf("phaseScan (-declared +named in doc.go, in id order):\n%s", diff)
 	}
+	var long []string
+	for _, c := range catalogue {
+		if c.long {
+			long = append(long, c.ID)
+		}
+	}
+	slices.Sort(long)
+	m = regexp.MustCompile(`\(the long lane: ([^)]*)\)`).FindStringSubmatch(doc)
+	if m == nil {
+		t.Fatal(`doc.go has no "(the long lane: …)"`)
+	}
+	if diff := cmp.Diff(long, regexp.MustCompile(`[A-Z0-9]+-\d+`).FindAllString(m[1], -1)); diff != "" {
+		t.Errorf("the long lane (-declared +named in doc.go, in id order):\n%s", diff)
+	}
 	for _, alone := range []struct {
 		ph       phase
 		id, says string
