@@ -2,8 +2,8 @@
 // only), one loop per connection over its socket (Server.Serve and
 // ServeConn), the receive order, the table that turns each decision into a
 // status and a rule, and the writer of every answer's bytes. It is the one
-// server package that touches a socket or a deadline; the packages it calls
-// decide and return.
+// server package that touches a socket, and it sets every socket deadline;
+// the packages it calls decide and return.
 //
 // A POST goes down the imports and every verdict comes back as a return
 // value (a GET or a DELETE has no body to decode, and reaches state's Poll or
