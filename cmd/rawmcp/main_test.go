@@ -289,6 +289,9 @@ func TestAttackSaysWhichProbeChecksItRuns(t *testing.T) {
 	if !strings.Contains(string(readme), "every check of `"+want+"`") {
 		t.Errorf("README.md does not say attack runs every check of `%s`", want)
 	}
+	if less := "less the " + strings.Join(scenario.ProbeSkipped(), " and ") + " groups"; !strings.Contains(string(readme), less) {
+		t.Errorf("README.md's map does not say attack runs the probe's catalogue %s", less)
+	}
 	help, _, _ := rawmcp(t, "attack", "-h")
 	if !strings.Contains(help, "Runs the probe's catalogue as "+want+" does") {
 		t.Errorf("attack -h does not name %q:\n%s", want, help)
