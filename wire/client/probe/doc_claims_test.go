@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -158,5 +159,29 @@ func TestDocNamesThePhases(t *testing.T) {
 		if !strings.Contains(doc, alone.says) {
 			t.Errorf("doc.go does not say %q", alone.says)
 		}
+	}
+}
+
+// TestReadmeNamesTheChecksOfEitherRevision: the README names every check
+// that needs neither legacy nor modern, PRE-01 apart.
+func TestReadmeNamesTheChecksOfEitherRevision(t *testing.T) {
+	var either []string
+	for _, c := range catalogue {
+		if c.Needs&(NeedLegacy|NeedModern) == 0 && c.ID != preflight.ID {
+			either = append(either, c.ID)
+		}
+	}
+	slices.Sort(either)
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`but PRE-01, which finds out which, and those that apply to either revision \(([^;]*);`).
+		FindStringSubmatch(strings.Join(strings.Fields(string(readme)), " "))
+	if m == nil {
+		t.Fatal("README.md no longer names the checks that apply to either revision")
+	}
+	if diff := cmp.Diff(either, regexp.MustCompile(`[A-Z0-9]+-\d+`).FindAllString(m[1], -1)); diff != "" {
+		t.Errorf("checks of either revision (-declared +named in README.md, in id order):\n%s", diff)
 	}
 }
