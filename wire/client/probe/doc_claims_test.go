@@ -185,3 +185,40 @@ func TestReadmeNamesTheChecksOfEitherRevision(t *testing.T) {
 		t.Errorf("checks of either revision (-declared +named in README.md, in id order):\n%s", diff)
 	}
 }
+
+// TestReadmeNamesEveryAfter: the README's "Where it applies" sentence
+// names every check that rests on another's finding (Check.After), with
+// the checks it comes after, and no other.
+func TestReadmeNamesEveryAfter(t *testing.T) {
+	declared := map[string]string{}
+	for _, c := range catalogue {
+		if len(c.After) > 0 {
+			after := slices.Clone(c.After)
+			slices.Sort(after)
+			declared[c.ID] = strings.Join(after, " ")
+		}
+	}
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(string(readme)), " ")
+	i := strings.Index(text, "Where it applies (")
+	if i < 0 {
+		t.Fatal(`README.md has no "Where it applies (…)" sentence`)
+	}
+	text = text[i:]
+	text = text[:strings.Index(text, ". ")]
+	id := regexp.MustCompile(`[A-Z0-9]+-\d+`)
+	named := map[string]string{}
+	for _, m := range regexp.MustCompile(`((?:[A-Z0-9]+-\d+(?:, | and ))*[A-Z0-9]+-\d+) after ((?:[A-Z0-9]+-\d+(?: and )?)+)`).FindAllStringSubmatch(text, -1) {
+		after := id.FindAllString(m[2], -1)
+		slices.Sort(after)
+		for _, c := range id.FindAllString(m[1], -1) {
+			named[c] = strings.Join(after, " ")
+		}
+	}
+	if diff := cmp.Diff(declared, named); diff != "" {
+		t.Errorf("Check.After (-declared +named in README.md):\n%s", diff)
+	}
+}
