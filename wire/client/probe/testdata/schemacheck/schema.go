@@ -3,7 +3,11 @@
 // 2.1.0 schema and the -json report's schema use), and a SARIF log
 // against that schema and the upload rules GitHub code scanning
 // documents. It lives under testdata: tests import it, and go build ./...
-// never sees it.
+// never sees it. It is not the probe's own validator (jsonschema.go),
+// which ships in the binary and implements the 2020-12 subset of MCP's
+// schema.json files with format as an annotation; SARIF's schema is
+// draft-04, and code scanning refuses a location that is no URI, so
+// here format is asserted.
 //
 // The schemas: sarif-schema-2.1.0.json is the OASIS SARIF 2.1.0 schema
 // (errata 01), as published; report.schema.json is the contract of
