@@ -421,6 +421,9 @@ func TestEraIsTheGroups(t *testing.T) {
 			if g.era != eraBoundary && c.asks != askOwn {
 				problems = append(problems, c.ID+": asks for a request, but its group's era decides its revision")
 			}
+			if (c.asks == askSession) != (c.legacyFor != "") {
+				problems = append(problems, c.ID+": asks for a 2025-11-25 session without saying what of it (legacyFor), or says so without asking")
+			}
 			if g.era == eraBoundary && c.Opens > 0 && c.asks == askOwn {
 				problems = append(problems, c.ID+": opens a session without saying what it asks of a 2026-07-28-only target")
 			}

@@ -237,8 +237,12 @@ type Check struct {
 	// the sum within the target's limits.
 	Sessions int
 
-	// asks is the request a check of a boundary group builds on.
-	asks ask
+	// asks is the request a check of a boundary group builds on;
+	// legacyFor, for one that asks a 2025-11-25 session, says what of it
+	// the check needs, for its skip on a target that speaks only
+	// 2026-07-28 ("a session's GET stream, which 2026-07-28 removed").
+	asks      ask
+	legacyFor string
 
 	phase phase
 	// long marks a check that waits for seconds on purpose (a trickled

@@ -95,7 +95,7 @@ func runDP02(t *checkRun) outcome {
 // would turn the POST into a GET, so only 301 and 308 to the same URL
 // count as a redirect. It runs after the concurrent checks, so their
 // answers are there for the HSTS part.
-var dp03 = Check{asks: askSession, ID: "DP-03", Level: Should, Source: "RFC 6797; RFC 9325 §3.2", Rule: rule.NoCleartextTwin,
+var dp03 = Check{asks: askSession, legacyFor: "the initialize it sends the cleartext twin (it has no 2026-07-28 form yet)", ID: "DP-03", Level: Should, Source: "RFC 6797; RFC 9325 §3.2", Rule: rule.NoCleartextTwin,
 	Section: "RFC 9325 §3.2; RFC 6797", Keyword: "SHOULD", Binds: Deployment,
 	Title:    "The cleartext twin does not serve MCP",
 	Sends:    "POST initialize without a token and GET to http://HOST/PATH of an https URL (port 80, dialled as the endpoint is: -resolve HOST:80:ADDR)",
@@ -265,7 +265,7 @@ func runDP05(t *checkRun) outcome {
 // case field; served again, the server ignores it (PV-01's finding).
 // The session id goes on a list request: ping may be served without a
 // session at all.
-var dp06 = Check{asks: askSession, ID: "DP-06", Level: Must, Source: "MCP Transports §Protocol Version, §Session 3; RFC 9110 §11.6.1", Rule: rule.HeadersCrossHop, Needs: NeedSessions,
+var dp06 = Check{asks: askSession, legacyFor: "a session's id and version across the hop", ID: "DP-06", Level: Must, Source: "MCP Transports §Protocol Version, §Session 3; RFC 9110 §11.6.1", Rule: rule.HeadersCrossHop, Needs: NeedSessions,
 	Section: "MCP Transports 2025-11-25 §Protocol Version Header, §Session Management; RFC 9110 §5.1 (names are case-insensitive)", Keyword: "MUST", Binds: Deployment,
 	Title:    "MCP headers survive the hop",
 	Sends:    "on a session, ping with mcp-protocol-version: 1999-01-01, a list request with an unknown mcp-session-id, and a ping without a token",
@@ -348,7 +348,7 @@ func runDP06(t *checkRun) outcome {
 // once, each on its own session: a server may allow one standalone
 // stream per session (the TypeScript SDK answers a second GET 409), and
 // the probe's own second stream must not be what it judges.
-var dp07 = Check{asks: askSession, ID: "DP-07", Level: Should, Source: "MCP Transports §Sending 6 (priming event)", Rule: rule.EventsNotHeld, Needs: NeedSSE,
+var dp07 = Check{asks: askSession, legacyFor: "a session's GET stream and the event streams the runner finds on a session", ID: "DP-07", Level: Should, Source: "MCP Transports §Sending 6 (priming event)", Rule: rule.EventsNotHeld, Needs: NeedSSE,
 	Section: "MCP Transports 2025-11-25 §Sending Messages to the Server (an event primes the stream at once)", Keyword: "SHOULD", Binds: Deployment,
 	Title:    "Events are not held back",
 	Sends:    "a GET stream (or a POST answered with SSE) on each of two sessions at once, one with Accept-Encoding: gzip, deflate, br; each watched 5 s",
@@ -456,7 +456,7 @@ func (t *checkRun) judgeHeld(name string, plain, encoded streamTiming) outcome {
 // DP-08: an idle stream stays open, or ends with retry. A cut is
 // reported with the second it came at and the usual suspect; the hold
 // outlasts checkTimeout on purpose, so only a cancelled run stops it.
-var dp08 = Check{asks: askSession, ID: "DP-08", Level: Should, Source: "MCP Transports §Listening 4", Rule: rule.IdleStreamKept, Needs: NeedSlow | NeedSessions | NeedSSE,
+var dp08 = Check{asks: askSession, legacyFor: "a session's idle GET stream, which 2026-07-28 removed", ID: "DP-08", Level: Should, Source: "MCP Transports §Listening 4", Rule: rule.IdleStreamKept, Needs: NeedSlow | NeedSessions | NeedSSE,
 	Section: "MCP Transports 2025-11-25 §Listening for Messages (a closed stream carries retry first)", Keyword: "SHOULD", Binds: Deployment,
 	Title:    "An idle stream survives",
 	Sends:    "with -slow only: one GET stream on a session, held up to 130 s",
@@ -538,7 +538,7 @@ func runDP08(t *checkRun) outcome {
 }
 
 // DP-09: every request of a session reaches a server that knows it.
-var dp09 = Check{asks: askSession, ID: "DP-09", Level: Should, Source: "interoperability", Rule: rule.SessionAffinity, Needs: NeedSessions,
+var dp09 = Check{asks: askSession, legacyFor: "a session's affinity to one replica, which stateless 2026-07-28 needs none of", ID: "DP-09", Level: Should, Source: "interoperability", Rule: rule.SessionAffinity, Needs: NeedSessions,
 	Section: "interoperability (each request of a session reaches the replica that holds it)", Keyword: "", Binds: Deployment,
 	Title:    "A session sticks",
 	Sends:    "8 pings on one session, one after another, each on a fresh connection",

@@ -82,7 +82,7 @@ func runMM03(t *checkRun) outcome {
 }
 
 // MM-04: GET on a live session answers an event stream or 405.
-var mm04 = Check{asks: askSession, ID: "MM-04", Level: Must, Source: "MCP Transports §Listening 3", Rule: rule.GetStream,
+var mm04 = Check{asks: askSession, legacyFor: "a session's GET stream, which 2026-07-28 removed (V2-20 judges GET there)", ID: "MM-04", Level: Must, Source: "MCP Transports §Listening 3", Rule: rule.GetStream,
 	Section: "MCP Transports 2025-11-25 §Listening for Messages from the Server", Keyword: "MUST", Binds: Server,
 	Title:    "GET answers SSE or 405",
 	Sends:    "GET on a live session, read to the first event or 2 s",
@@ -133,7 +133,7 @@ func runMM05(t *checkRun) outcome {
 }
 
 // MM-06: notifications/initialized, a notification, gets 202 and no body.
-var mm06 = Check{asks: askSession, ID: "MM-06", Level: Must, Source: "MCP Transports §Sending 4", Rule: rule.NotificationAccepted,
+var mm06 = Check{asks: askSession, legacyFor: "notifications/initialized, which 2026-07-28 removed (V2-25 judges a notification there)", ID: "MM-06", Level: Must, Source: "MCP Transports §Sending 4", Rule: rule.NotificationAccepted,
 	Section: "MCP Transports 2025-11-25 §Sending Messages to the Server", Keyword: "MUST", Binds: Server,
 	Title:    "A notification gets 202",
 	Sends:    "notifications/initialized after initialize",

@@ -32,7 +32,7 @@ func (p *prober) missing(ctx context.Context, c *Check) string {
 	case len(options) > 0:
 		return "needs " + strings.Join(options, " and ")
 	case n&NeedLegacy != 0 && !p.legacy && c.asks == askSession:
-		return "needs a target that speaks MCP 2025-11-25, for a session (initialize, then requests on it), which 2026-07-28 has no form of: this one serves no initialize (it speaks " + strings.Join(p.revisions(), ", ") + ")"
+		return "needs a target that speaks MCP 2025-11-25, for " + c.legacyFor + ": this one serves no initialize (it speaks " + strings.Join(p.revisions(), ", ") + ")"
 	case n&NeedLegacy != 0 && !p.legacy:
 		return "needs a target that speaks MCP 2025-11-25: this one serves no initialize (it speaks " + strings.Join(p.revisions(), ", ") + ")"
 	case n&NeedModern != 0 && !p.modern:

@@ -186,7 +186,7 @@ func quoteInfo(s string) string {
 }
 
 // PRE-02: session ids are well formed (MUST) and unguessable (hardening).
-var pre02 = Check{asks: askSession, ID: "PRE-02", Level: Must, Source: "MCP Transports §Session 1; OWASP ASVS V3.2.2 (H)", Rule: rule.SessionIDVisibleASCII, Needs: NeedSessions,
+var pre02 = Check{asks: askSession, legacyFor: "its session ids, of which 2026-07-28 has none (V2-22 judges that none is minted)", ID: "PRE-02", Level: Must, Source: "MCP Transports §Session 1; OWASP ASVS V3.2.2 (H)", Rule: rule.SessionIDVisibleASCII, Needs: NeedSessions,
 	Section: "MCP Transports 2025-11-25 §Session Management", Keyword: "MUST", Binds: Server,
 	Title:    "Session ids are well formed and unguessable",
 	Sends:    "six initializes, one at a time, each session deleted at once",

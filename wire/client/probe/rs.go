@@ -24,7 +24,7 @@ func (t *checkRun) sseCandidates() []string {
 }
 
 // RS-01: a POST's SSE stream ends once it has carried the response.
-var rs01 = Check{asks: askSession, ID: "RS-01", Level: Should, Source: "MCP Transports §Sending 6", Rule: rule.PostStreamEnds, Needs: NeedSSE,
+var rs01 = Check{asks: askSession, legacyFor: "the event streams the runner finds on a session", ID: "RS-01", Level: Should, Source: "MCP Transports §Sending 6", Rule: rule.PostStreamEnds, Needs: NeedSSE,
 	Section: "MCP Transports 2025-11-25 §Sending Messages to the Server", Keyword: "SHOULD", Binds: Server,
 	Title:    "A POST SSE stream ends after its response",
 	Sends:    "the declared list methods, then ping, until one is answered as text/event-stream, and reads on",
@@ -67,7 +67,7 @@ func runRS01(t *checkRun) outcome {
 // RS-02: an event id of one session's stream, sent as Last-Event-ID on
 // another session's GET, replays nothing of the first: neither an event
 // with that session's id and data, nor a response to its requests.
-var rs02 = Check{asks: askSession, ID: "RS-02", Level: Must, Source: "MCP Transports §Resumability", Rule: rule.NoForeignReplay, Needs: NeedSessions | NeedSSE,
+var rs02 = Check{asks: askSession, legacyFor: "resuming a session's stream with Last-Event-ID, which 2026-07-28 removed (V2-23 judges the header ignored)", ID: "RS-02", Level: Must, Source: "MCP Transports §Resumability", Rule: rule.NoForeignReplay, Needs: NeedSessions | NeedSSE,
 	Section: "MCP Transports 2025-11-25 §Resumability and Redelivery", Keyword: "MUST", Binds: Server,
 	Title:    "No replay across sessions",
 	Sends:    "requests and a GET on session A, then a GET on session B with Last-Event-ID set to A's first event id",
@@ -136,7 +136,7 @@ func runRS02(t *checkRun) outcome {
 // RS-03: a Last-Event-ID that names no event is refused or ignored; a
 // stream that answers it carries no JSON-RPC response (a GET stream
 // carries responses only when it resumes a request's stream).
-var rs03 = Check{asks: askSession, ID: "RS-03", Level: Hardening, Source: "MCP Transports §Resumability", Rule: rule.CursorUnknown,
+var rs03 = Check{asks: askSession, legacyFor: "resuming a session's stream with Last-Event-ID, which 2026-07-28 removed (V2-23 judges the header ignored)", ID: "RS-03", Level: Hardening, Source: "MCP Transports §Resumability", Rule: rule.CursorUnknown,
 	Section: "MCP Transports 2025-11-25 §Resumability and Redelivery (an unknown cursor)", Keyword: "", Binds: Profile,
 	Title:    "A malformed cursor is refused or ignored",
 	Sends:    "GET on a live session with Last-Event-ID: x, read for 2 s",
