@@ -32,7 +32,9 @@
 //   - TestDocNamesEveryTest, TestClientDocNamesItsImporters,
 //     TestRuleTextsQuoteTheDefaults, TestReadmeCountsTheLifecycleEvents:
 //     the lists and figures of this comment, of wire/client's, of the
-//     rule sentences and of fuzz/README.md are the code's.
+//     rule sentences and of fuzz/README.md are the code's;
+//   - TestEveryPackageHasAComment: every package of the module has a
+//     package comment, so go doc says what each one is.
 //
 // The package has no non-test code besides this comment.
 //

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -129,5 +130,45 @@ func TestReadmeCountsTheLifecycleEvents(t *testing.T) {
 	}
 	if got, want := string(m[1]), strconv.Itoa(len(lifecycle.Alphabet())); got != want {
 		t.Errorf("fuzz/README.md counts %s events, the model has %s", got, want)
+	}
+}
+
+// TestEveryPackageHasAComment: every package of the module opens with a
+// package comment ("Package name …", or "Command name …" for a command),
+// so go doc has something to say about each one.
+func TestEveryPackageHasAComment(t *testing.T) {
+	commented := map[string]bool{}
+	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && path != ".." || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ParseComments|parser.PackageClauseOnly)
+		if err != nil {
+			return err
+		}
+		dir := filepath.ToSlash(filepath.Dir(path))
+		opening := "Package " + f.Name.Name + " "
+		if f.Name.Name == "main" {
+			opening = "Command " + filepath.Base(dir) + " "
+		}
+		commented[dir] = commented[dir] || f.Doc != nil && strings.HasPrefix(f.Doc.Text(), opening)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(commented) < 15 {
+		t.Fatalf("found %d packages: the walk went wrong", len(commented))
+	}
+	for dir, ok := range commented {
+		if !ok {
+			t.Errorf("%s has no package comment", dir)
+		}
 	}
 }

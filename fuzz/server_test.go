@@ -28,7 +28,8 @@ import (
 //     (H-P13);
 //   - every 4xx/5xx carries Connection: close and its constant JSON-RPC
 //     error body, and nothing follows any response that said
-//     Connection: close: nothing is answered after a close (H-P09);
+//     Connection: close: nothing is answered after a close (T-P14, H-P09,
+//     H-38);
 //   - no response carries a bearer token, no error response carries a
 //     session id (A-33, T-05);
 //   - every status is one rawmcp emits, and never 500: an internal error

@@ -15,10 +15,12 @@
 // nothing on its own (T-72) and reveals nothing about whose it is. A session
 // lives Config.TTL from creation; the table holds at most
 // Config.MaxSessions and refuses more rather than evicting anyone.
-// The table calls nobody: every call that can end a session (a DELETE, a
-// TTL found run out, a revoked token or a changed revision, the sweep of
-// expired sessions an initialize makes) returns the sessions it ended, as
-// Ended values beside its result, for the caller to log. Len only counts.
+// The table runs no code of its caller's but its random source's Read (when
+// it makes a session), and reports by return values only: every call that
+// can end a session (a DELETE, a TTL found run out, a revoked token or a
+// changed revision, the sweep of expired sessions an initialize makes)
+// returns the sessions it ended, as Ended values beside its result, for the
+// caller to log. Len only counts.
 //
 // # Lifecycle
 //

@@ -368,13 +368,13 @@ func TestKeepAliveReceive(t *testing.T) {
 		writes []write
 		want   []int
 	}{
-		{"H-39/requests each sent after the last answer are answered on the kept connection",
+		{"RFC 9112 §9.3/requests each sent after the last answer are answered on the kept connection",
 			[]write{{ping, false, true, false}, {ping, false, true, false}, {ping, false, true, false}, {closing, false, false, false}},
 			[]int{200, 200, 200, 200}},
-		{"H-39/a request and the half-close right after it: answered, then closed at once",
+		{"a request and the half-close right after it: answered, then closed at once",
 			[]write{{ping, false, true, false}, {ping, true, false, false}},
 			[]int{200, 200}},
-		{"H-39/a half-close alone after an answer closes at once",
+		{"a half-close alone after an answer closes at once",
 			[]write{{ping, false, true, false}, {nil, true, false, false}},
 			[]int{200}},
 		{"H-41/a request split across writes is answered, and the whole one after it",

@@ -175,7 +175,7 @@ func TestResilienceBadStreams(t *testing.T) {
 		{"H-P07/a Content-Length past 16 KiB is 413 before the body", "POST /mcp HTTP/1.1\r\nHost: " + srv.addr +
 			"\r\nContent-Type: application/json\r\nContent-Length: 16385\r\n\r\n", 413},
 		{"H-P07/a request-target past 2 KiB is 414", "GET /" + strings.Repeat("a", 3000) + " HTTP/1.1\r\nHost: " + srv.addr + "\r\n\r\n", 414},
-		{"H-P07/a method past 16 bytes is 501", strings.Repeat("A", 100), 501},
+		{"H-09/a method past 16 bytes is 501", strings.Repeat("A", 100), 501},
 		{"H-P01/bare LF line ends are 400", "GET /mcp HTTP/1.1\nHost: " + srv.addr + "\n\n", 400},
 		{"H-08/binary noise is 400", "\x00\x01\x02\x03\xff\xfe noise\r\n\r\n", 400},
 	} {

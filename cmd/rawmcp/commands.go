@@ -17,8 +17,13 @@ import (
 )
 
 // traceFlag adds -trace; the trace goes to stderr with the other details.
-func traceFlag(fs *flagSet, stderr io.Writer) func() io.Writer {
-	trace := fs.Bool("trace", false, "print every raw exchange like curl -v, tokens and session ids redacted, each response annotated with its rule (stderr)")
+// ruleAnnotated is what -trace puts after each response of a server
+// driven from the inside: the rule that decided it.
+const ruleAnnotated = "each response annotated with its rule"
+
+// traceFlag declares -trace; annotated says what follows each response.
+func traceFlag(fs *flagSet, stderr io.Writer, annotated string) func() io.Writer {
+	trace := fs.Bool("trace", false, "print every raw exchange like curl -v, tokens and session ids redacted, "+annotated+" (stderr)")
 	return func() io.Writer {
 		if *trace {
 			return stderr
@@ -31,7 +36,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("demo",
 		"Starts a server on a random 127.0.0.1 port, drives the whole happy path over real\n"+
 			"sockets and checks every status, header field and body byte. Prints the verdict.", "demo [-trace]")
-	trace := traceFlag(fs, stderr)
+	trace := traceFlag(fs, stderr, ruleAnnotated)
 	if code, done := fs.parse(args, 0, stdout, stderr); done {
 		return code
 	}
@@ -43,16 +48,21 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
+// attackProbe is the probe command whose checks attack runs.
+func attackProbe() string {
+	return "rawmcp probe -strict -skip " + strings.Join(scenario.ProbeSkipped(), ",")
+}
+
 func runAttack(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("attack",
-		"Runs the probe's whole catalogue (rawmcp probe -strict, with every kind of token)\n"+
-			"against a fresh server, then each attack that needs the fixture's powers\n"+
+		"Runs the probe's catalogue as "+attackProbe()+" does (with every kind of\n"+
+			"token) against a fresh server, then each attack that needs the fixture's powers\n"+
 			"(revocation, a revision change, tokens for other resources) against a server of\n"+
 			"its own with the exact status and rule that block it, then scans every response\n"+
 			"for tokens and session ids. BLOCK means everything was blocked; what got through\n"+
 			"is listed on stderr.", "attack [-v] [-trace]")
 	verbose := fs.Bool("v", false, "list every attack with its expected and observed status (stderr)")
-	trace := traceFlag(fs, stderr)
+	trace := traceFlag(fs, stderr, "each of the attacks' responses annotated with its rule, each probe check's exchanges followed by its verdict")
 	if code, done := fs.parse(args, 0, stdout, stderr); done {
 		return code
 	}
@@ -69,7 +79,7 @@ func runExperiments(ctx context.Context, args []string, stdout, stderr io.Writer
 	fs := newFlags("experiments",
 		"Runs the profile document's step-by-step experiments, or only experiment N (1-"+
 			strconv.Itoa(len(list))+"):\neach changes one thing, predicts the status and shows what came back.", "experiments [-trace] [N]")
-	trace := traceFlag(fs, stderr)
+	trace := traceFlag(fs, stderr, ruleAnnotated)
 	if code, done := fs.parse(args, 1, stdout, stderr); done {
 		return code
 	}

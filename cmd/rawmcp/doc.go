@@ -5,7 +5,7 @@
 // Usage:
 //
 //	rawmcp demo [-trace]             the happy path, checked byte for byte: PASS or FAIL
-//	rawmcp attack [-v] [-trace]      the probe's catalogue and the fixture's attacks: BLOCK or PENETRATED
+//	rawmcp attack [-v] [-trace]      the probe's catalogue but DP and V2, and the fixture's attacks: BLOCK or PENETRATED
 //	rawmcp experiments [-trace] [N]  the profile's ten step-by-step experiments, or one
 //	rawmcp serve [flags]             /mcp on 127.0.0.1 for real MCP clients and curl
 //	rawmcp bench -url URL [flags]    load a Streamable HTTP server on loopback (package wire/client/loadgen)
@@ -15,7 +15,8 @@
 //
 // Verdicts are one JSON line on stdout, members in alphabetical order;
 // details, traces and logs go to stderr. `serve` prints one JSON line
-// first, {"metadata_url": …, "token": …, "url": …}, then serves until
+// first, {"metadata_url": …, "token": …, "url": …} (no "token" with
+// -tokens FILE; "local_url" too with -public-url), then serves until
 // SIGINT or SIGTERM and shuts down gracefully.
 //
 // Exit status: 0 for PASS, BLOCK and a serve that stopped cleanly; 1 for
@@ -26,10 +27,11 @@
 // table, probeExits, is what -h and the top README print): 0 when no MUST
 // check failed (with -baseline, no regression), 1 when one did (or a
 // regression; with -require-all, a MUST check skipped), 2 for a usage
-// error, 3 when the budget ran out first, 4 when the target could not be
-// judged (not reached, TLS, no MCP endpoint, a refused token). -h prints
-// a command's help on stdout; a usage error is one line, the short usage
-// and where the rest is, on stderr.
+// error, 3 when the budget ran out or a rate limit stopped the run first,
+// 4 when the target could not be judged (not reached, TLS, no MCP
+// endpoint, a refused token). -h prints a command's help on stdout; a
+// usage error is one line, the short usage and where the rest is, on
+// stderr.
 //
 // This package holds flags and subcommands only; what they run lives in
 // package rawmcp/wire/scenario (probe: rawmcp/wire/client/probe).

@@ -32,7 +32,7 @@ type command struct {
 
 var commands = []command{
 	{"demo", "drive the happy path against a fresh server: PASS or FAIL", runDemo},
-	{"attack", "run the probe's catalogue and the fixture's attacks against fresh servers: BLOCK or PENETRATED", runAttack},
+	{"attack", "run the probe's catalogue but DP and V2, and the fixture's attacks, against fresh servers: BLOCK or PENETRATED", runAttack},
 	{"experiments", "run the profile's ten step-by-step experiments, or experiment N", runExperiments},
 	{"serve", "serve /mcp on 127.0.0.1 for real MCP clients and curl", runServe},
 	{"bench", "load any Streamable HTTP server on loopback: requests/s, latency percentiles, errors", runBench},

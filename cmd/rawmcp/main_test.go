@@ -276,3 +276,24 @@ func TestClientAnnouncesTheServerRelease(t *testing.T) {
 		t.Errorf("client.Version %q, wire.ServerVersion %q", client.Version, wire.ServerVersion)
 	}
 }
+
+// TestAttackSaysWhichProbeChecksItRuns: the top README and attack's -h
+// name the probe command whose checks attack runs, with the groups it
+// leaves out as wire/scenario leaves them out.
+func TestAttackSaysWhichProbeChecksItRuns(t *testing.T) {
+	want := "rawmcp probe -strict -skip " + strings.Join(scenario.ProbeSkipped(), ",")
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "every check of `"+want+"`") {
+		t.Errorf("README.md does not say attack runs every check of `%s`", want)
+	}
+	if less := "less the " + strings.Join(scenario.ProbeSkipped(), " and ") + " groups"; !strings.Contains(string(readme), less) {
+		t.Errorf("README.md's map does not say attack runs the probe's catalogue %s", less)
+	}
+	help, _, _ := rawmcp(t, "attack", "-h")
+	if !strings.Contains(help, "Runs the probe's catalogue as "+want+" does") {
+		t.Errorf("attack -h does not name %q:\n%s", want, help)
+	}
+}

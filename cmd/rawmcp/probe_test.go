@@ -112,7 +112,8 @@ type probeDoc struct {
 // -strict` against `rawmcp serve` with two principals and the named
 // tokens passes every check (PV-04 is info; the deployment group and the
 // 2026-07-28 group below),
-// within serve's default limits, and leaves no token in any output.
+// within serve's default limits, and leaves no token in any output; the
+// probe's README counts its verdicts as they are.
 func TestProbeServePassesEveryCheck(t *testing.T) {
 	s := startServe(t)
 	html := filepath.Join(s.dir, "report.html")
@@ -157,6 +158,31 @@ func TestProbeServePassesEveryCheck(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("verdicts (-want +got):\n%s", diff)
+	}
+	// The probe's README counts this run's verdicts and the V2 group.
+	readme, err := os.ReadFile("../../wire/client/probe/README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v2 := 0
+	for _, c := range probe.Catalogue() {
+		if c.Group == "V2" {
+			v2++
+		}
+	}
+	claim := regexp.MustCompile(`Every check that applies passes in about 2 s: (\d+) pass, (\d+) info .*?, and (\d+) skip \(the (\d+) checks of the 2026-07-28 group`).
+		FindStringSubmatch(strings.Join(strings.Fields(string(readme)), " "))
+	if claim == nil {
+		t.Fatal("the probe's README no longer counts the run against rawmcp serve")
+	}
+	counted := []string{strconv.Itoa(doc.Counts["pass"]), strconv.Itoa(doc.Counts["info"]), strconv.Itoa(doc.Counts["skip"]), strconv.Itoa(v2)}
+	if diff := cmp.Diff(counted, claim[1:]); diff != "" {
+		t.Errorf("the probe's README's pass, info, skip and V2 counts (-run +README):\n%s", diff)
+	}
+	summary := regexp.MustCompile(`(?s)<summary>the whole table</summary>.*?\n(probe: [^\n]*)`).FindStringSubmatch(string(readme))
+	wantSummary := fmt.Sprintf("probe: %d pass, 0 fail, 0 warn, %d skip, 0 error, %d info (MUST failed: none)", doc.Counts["pass"], doc.Counts["skip"], doc.Counts["info"])
+	if summary == nil || summary[1] != wantSummary {
+		t.Errorf("the probe's README's whole table does not end in this run's %q", wantSummary)
 	}
 	// The run should take under 60 s; a time is reported, never asserted
 	// (a loaded machine is not a failure).

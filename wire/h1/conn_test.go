@@ -105,7 +105,7 @@ func connCases() []connCase {
 		{name: "H-P09 a parse error is answered with its status and closes",
 			chunks: []string{badHead + get}, end: peerCloses,
 			want: []string{"begin", "refuse 400 whitespace between field name and colon", "400 closes H-P09", "drain: answer H-P09"}},
-		{name: "H-P09 Transfer-Encoding with Content-Length is refused, never framed",
+		{name: "H-P06 Transfer-Encoding with Content-Length is refused, never framed; the parse error closes (H-P09)",
 			chunks: []string{smuggling + "{}" + get}, end: peerCloses,
 			want: []string{"begin", "refuse 400 Transfer-Encoding with Content-Length", "400 closes H-P09", "drain: answer H-P09"}},
 		{name: "H-P08 a head that stops coming is 408",

@@ -213,7 +213,7 @@ var citedTable = []Rule{
 	{AcceptQuality, MUST, "RFC 9110 §12.4.2, §12.5.1", "In Accept, q=0 means not acceptable; no Accept means anything acceptable; most specific range wins"},
 	{MediaTypeCase, MUST, "RFC 9110 §8.3.1", "Media type/subtype, parameter names and charset values compared case-insensitively"},
 	{QuotedPairUnescaped, MUST, "RFC 9110 §5.6.4", "quoted-pairs inside quoted-strings unescaped"},
-	{ParseErrorCloses, PROFILE, "RFC 9112 §2.2 (SHOULD)", "Every framing/parse 400 is sent with Connection: close and the connection is closed"},
+	{ParseErrorCloses, PROFILE, "RFC 9112 §2.2 (SHOULD)", "Every refusal of the request parser, whatever its status, is sent with Connection: close and the connection is closed"},
 	{OneHeaderWriter, PROFILE, "RFC 9112 §11.1", "Only the core writer emits header bytes; any header value containing CR, LF or NUL is refused (response splitting)"},
 	{ContinueAfterChecks, PROFILE, "RFC 9110 §10.1.1", "Expect: 100-continue: run header-only checks first and answer the error immediately; send 100 only when the body will be read"},
 }

@@ -73,7 +73,7 @@ var clientTable = []Rule{
 	{NoTokenInQuery, MUST, "MCP Auth §9.1; RFC 6750 §2.3", "a token in the query string is never accepted and never echoed"},
 	{BearerSyntax, MUST, "RFC 6750 §2.1; RFC 9110 §11.1", "Authorization is Bearer 1*SP b64token, the scheme case-insensitive"},
 	{MetadataResource, MUST, "RFC 9728 §3.3", "Protected Resource Metadata names as resource exactly the URL the client used"},
-	{EveryRequestAuthenticated, MUST, "MCP Security Best Practices §2.4.4; MCP Auth §9.1", "every HTTP request is authenticated, GET and DELETE included"},
+	{EveryRequestAuthenticated, MUST, "MCP Security Best Practices §2.4.4; MCP Auth §9.1", "every request to the MCP endpoint is authenticated, GET and DELETE included (the metadata is public)"},
 	// HTTP/1.1.
 	{ObsFoldRefused, MUST, "RFC 9112 §5.2", "a folded header line is refused (400) or replaced by a space, never taken as a new field"},
 	{OversizedHead, MUST, "RFC 9110 §5.4; RFC 6585 §5", "a header section over the server's limit gets 431 (or 400), never silently cut"},

@@ -149,8 +149,12 @@ var probeTokens = map[string]string{
 // the answer a 2026-07-28 client falls back on.
 var probeSkip = []string{"DP", "V2"}
 
+// ProbeSkipped returns the group codes of the probe's catalogue an attack
+// run leaves out, for the texts that say what attack runs.
+func ProbeSkipped() []string { return slices.Clone(probeSkip) }
+
 // ProbeChecks are the probe's checks an attack run includes, PRE-01
-// first: the catalogue without the deployment group.
+// first: the catalogue without the groups probeSkip leaves out.
 func ProbeChecks() []*mcpprobe.Check {
 	checks, _ := mcpprobe.Select(nil, probeSkip)
 	return append([]*mcpprobe.Check{mcpprobe.Catalogue()[0]}, checks...)

@@ -16,7 +16,9 @@ import (
 // RunOptions adjust a run of the demo, the attacks or the experiments.
 type RunOptions struct {
 	// Trace, if set, receives every raw exchange like curl -v, tokens and
-	// session ids redacted, each response annotated with its rule.
+	// session ids redacted, each response of a fixture's exchanges
+	// annotated with its rule (RunAttacks' probe checks are traced by the
+	// probe: each check's exchanges, then its verdict).
 	Trace io.Writer
 	// Fixture adjusts every server the run starts.
 	Fixture Options

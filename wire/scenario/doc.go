@@ -7,10 +7,12 @@
 //     2026-07-28, initialized, ping as JSON, resources/list as SSE, GET,
 //     GET with Last-Event-ID, DELETE, 404) and checks every status line,
 //     every header field and every body byte against the profile.
-//   - RunAttacks runs the attack table, each attack against a fresh server
-//     with the exact status that blocks it and the rule it must rest on,
-//     then scans every response of the run for fixture tokens and session
-//     ids.
+//   - RunAttacks runs the probe's catalogue, less the groups ProbeSkipped
+//     names, strict and with every kind of token, against one fixture
+//     server; then the attack table, each attack against a fresh server
+//     with the exact status that blocks it and the rule it must rest on;
+//     then scans every response of the attacks for fixture tokens and
+//     session ids (the probe's EH-01 scans its own).
 //   - RunExperiments runs the profile document's ten step-by-step
 //     experiments: one change each, a predicted status and rule, the
 //     observed status line, the fields that matter and the rule that
@@ -26,7 +28,8 @@
 //
 // With RunOptions.Trace every exchange is printed like curl -v, bytes as
 // sent (a bare LF or an obs-fold stays visible), each response annotated
-// with the rule the server named, and every token and session id replaced
+// with the rule the server named (RunAttacks' probe checks as the probe
+// traces them: each check's exchanges, then its verdict), and every token and session id replaced
 // with a correlation id (policy.Correlate): in its own header field always,
 // elsewhere as a whole token of 8 bytes or more (client.Redactor).
 //

@@ -1,17 +1,19 @@
 // Package probe is rawmcp probe: a black-box check catalogue (MCP
 // 2025-11-25 Streamable HTTP, its protected-resource boundary, and the
-// HTTP/1.1 framing under them) run against any MCP endpoint, over http
-// or https.
+// HTTP/1.1 framing under them; MCP 2026-07-28 in the V2 group, and the
+// fallback between the two revisions in the L group) run against any MCP
+// endpoint, over http or https.
 // CHECKS.md, generated from the code (rawmcp probe -list -md), lists it.
 //
 // How a check is declared: as data right above its run function, in the
 // file of its group (pre.go, ho.go, mm.go, pv.go, se.go, jr.go, au.go,
 // rs.go, lf.go, eh.go, dp.go, v2.go, l.go) or a topic file of the group
-// (jr_schema.go, v2_results.go):
+// (jr_schema.go, rs_aborted.go, v2_params.go, v2_requests.go,
+// v2_results.go):
 //
 //	// HO-02: a foreign Origin on POST gets 403.
-//	var ho02 = Check{ID: "HO-02", Level: Must, Source: "...", Rule: rule.OriginRefused,
-//		Line:   "Foreign Origin refused",
+//	var ho02 = Check{ID: "HO-02", Level: Must, Source: "...", Rule: rule.OriginRefused, Needs: NeedLegacy,
+//		Title:  "Foreign Origin refused",
 //		Sends:  "initialize with Origin: http://evil.example and the run's token",
 //		Passes: "403 only",
 //		Sessions: 1, run: runHO02}
@@ -66,17 +68,26 @@
 //     says which versions the run's sessions negotiated.
 //   - The other checks run concurrently (4 at a time), each on fresh
 //     connections, within a budget of sessions held at once (6, under
-//     rawmcp serve's 8); SE-09, which fills the session table on purpose,
-//     runs alone after them (phaseAlone); EH-02, MM-07, JR-10 and JR-11
-//     and then EH-01, which scan every response of the run, run after that
-//     (phaseScan, phaseEchoScan); JR-11 reads the JSON-RPC messages the
+//     rawmcp serve's 8); beside them, from the start, each check that
+//     waits on purpose runs in a goroutine of its own (the long lane:
+//     DP-07, DP-08, LF-07); SE-09, which fills the session table on purpose,
+//     runs alone after them (phaseAlone); the checks that read the answers
+//     of the whole run (phaseScan: DP-03, DP-10, DP-11, EH-02, JR-10,
+//     JR-11, MM-07, V2-28), and then EH-01, which reads theirs too
+//     (phaseEchoScan), run after that, reading what the long lane has
+//     finished by then; JR-11 reads the JSON-RPC messages the
 //     runner noted as it recorded each exchange (wireLog), the preflight's
 //     included. PRE-03, whether the target still answers, is last of all
 //     (phaseLast).
 //   - Every session a check causes, even one the target should have
 //     refused to open, is deleted when the check ends.
 //   - Every exchange and the whole check are bounded in time; a read of an
-//     event stream stops at what the check needs or after 2 s.
+//     event stream stops at what the check needs or when its window ends:
+//     2 s for a GET stream and for a POST stream past its response (RS-01),
+//     1.5 s for a 2026-07-28 subscriptions/listen stream, the run's
+//     -timeout for any other answer, 500 ms for a GET in an -explore
+//     walk; DP-07 watches its streams 5 s, and DP-08 (with -slow only)
+//     holds one up to 130 s.
 //   - A verdict never rests on an answer that did not serve the request:
 //     a 401 to the run's valid token, a 503, or no answer is an error,
 //     never a pass.

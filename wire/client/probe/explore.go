@@ -85,7 +85,7 @@ type ExploreOptions struct {
 	// not run.
 	MaxRequests int
 	// Window bounds the read of a GET stream after its head; 0 means
-	// 500 ms.
+	// exploreWindow.
 	Window time.Duration
 	// Replay, if set, are the walks run instead of random ones, each once
 	// and not shrunk (-explore-replay).
@@ -94,6 +94,10 @@ type ExploreOptions struct {
 	// are done.
 	Progress func(done, total int)
 }
+
+// exploreWindow is how long a walk reads a GET stream after its head
+// when ExploreOptions.Window is 0.
+const exploreWindow = 500 * time.Millisecond
 
 func (x ExploreOptions) steps() int {
 	if x.Steps <= 0 {
@@ -241,7 +245,7 @@ func Explore(ctx context.Context, target Target, opts Options, x ExploreOptions)
 		e.cap = 4000
 	}
 	if e.window = x.Window; e.window <= 0 {
-		e.window = 500 * time.Millisecond
+		e.window = exploreWindow
 	}
 	out := &Exploration{secrets: p.secrets, Target: target.URL, Seed: x.Seed, Steps: x.steps(), Started: time.Now(), Replayed: x.Replay != nil}
 	walks := x.Replay

@@ -11,12 +11,14 @@ import (
 const checksPreface = `# rawmcp probe: the check catalogue
 
 The black-box contract of an MCP 2025-11-25 Streamable HTTP endpoint, its protected-resource
-boundary and the HTTP/1.1 framing under them, as checks that run against any server on loopback.
+boundary and the HTTP/1.1 framing under them, of an MCP 2026-07-28 endpoint (V2) and of the
+fallback between the two (L), as checks that run against any server, over http or https.
 Ids are stable: they appear in the output, in ` + "`-only`/`-skip`" + ` and in ` + "`-json`" + `. Each check names
 the rule it tests (` + "`wire/rule`" + `) where there is one, and its level.
 
 This file is generated from the checks themselves: each is declared, with its run function right
-below it, in its group's file (` + "`wire/client/probe/ho.go`" + ` for HO, and so on). Do not edit it; run
+below it, in its group's file (` + "`wire/client/probe/ho.go`" + ` for HO, and so on) or a topic file of the
+group (such as ` + "`v2_results.go`" + ` in V2). Do not edit it; run
 ` + "`go run ./cmd/rawmcp probe -list -md > wire/client/probe/CHECKS.md`" + ` (or
 ` + "`go test ./wire/client/probe -run TestChecksMarkdownIsCurrent -update`" + `), and a test fails
 while it is stale.

@@ -1,0 +1,224 @@
+package probe
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// The deployment group's waits as the package declares them, read before
+// TestMain shortens them for the tests.
+var (
+	declaredDP07Watch = dp07Watch()
+	declaredIdleHold  = idleHold
+)
+
+// packageDoc returns doc.go's package comment, its lines joined by single
+// spaces.
+func packageDoc(t *testing.T) string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), "doc.go", nil, parser.ParseComments|parser.PackageClauseOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(strings.Fields(f.Doc.Text()), " ")
+}
+
+// TestDocNamesEveryCheckFile: the package comment names every file that
+// declares a Check, the group files (those that also declare their group)
+// apart from the topic files, and no other.
+func TestDocNamesEveryCheckFile(t *testing.T) {
+	paths, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var groupFiles, topicFiles []string
+	for _, p := range paths {
+		if strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		declares := map[string]bool{}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if lit, ok := n.(*ast.CompositeLit); ok {
+				if id, ok := lit.Type.(*ast.Ident); ok {
+					declares[id.Name] = true
+				}
+			}
+			return true
+		})
+		switch {
+		case declares["Check"] && declares["group"]:
+			groupFiles = append(groupFiles, p)
+		case declares["Check"]:
+			topicFiles = append(topicFiles, p)
+		}
+	}
+	doc := packageDoc(t)
+	m := regexp.MustCompile(`in the file of its group \(([^)]*)\) or a topic file of the group \(([^)]*)\)`).FindStringSubmatch(doc)
+	if m == nil {
+		t.Fatal(`doc.go has no "in the file of its group (…) or a topic file of the group (…)"`)
+	}
+	files := regexp.MustCompile(`\w+\.go`)
+	namedGroup, namedTopic := files.FindAllString(m[1], -1), files.FindAllString(m[2], -1)
+	slices.Sort(namedGroup)
+	slices.Sort(namedTopic)
+	if diff := cmp.Diff(groupFiles, namedGroup); diff != "" {
+		t.Errorf("group files (-declared +named in doc.go):\n%s", diff)
+	}
+	if diff := cmp.Diff(topicFiles, namedTopic); diff != "" {
+		t.Errorf("topic files (-declared +named in doc.go):\n%s", diff)
+	}
+}
+
+// TestDocQuotesTheStreamWindows: the package comment's windows for reading
+// an event stream are the ones the checks use.
+func TestDocQuotesTheStreamWindows(t *testing.T) {
+	if streamEnd != getWindow {
+		t.Fatalf("doc.go gives GET streams and RS-01 one window; they are %s and %s", getWindow, streamEnd)
+	}
+	doc := packageDoc(t)
+	for _, want := range []string{
+		spoken(getWindow) + " for a GET stream and for a POST stream past its response (RS-01)",
+		spoken(listenWindow) + " for a 2026-07-28 subscriptions/listen stream",
+		spoken(exploreWindow) + " for a GET in an -explore walk",
+		"DP-07 watches its streams " + spoken(declaredDP07Watch),
+		"holds one up to " + spoken(declaredIdleHold),
+	} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("doc.go does not say %q", want)
+		}
+	}
+}
+
+// spoken writes d as the comments do: "500 ms", "1.5 s", "130 s".
+func spoken(d time.Duration) string {
+	if d < time.Second {
+		return strconv.FormatInt(d.Milliseconds(), 10) + " ms"
+	}
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + " s"
+}
+
+// TestDocNamesThePhases: the package comment names the checks of each
+// phase after the concurrent one, as the catalogue declares them.
+func TestDocNamesThePhases(t *testing.T) {
+	ids := map[phase][]string{}
+	for _, c := range catalogue {
+		ids[c.phase] = append(ids[c.phase], c.ID)
+	}
+	for ph := range ids {
+		slices.Sort(ids[ph])
+	}
+	doc := packageDoc(t)
+	m := regexp.MustCompile(`\(phaseScan: ([^)]*)\)`).FindStringSubmatch(doc)
+	if m == nil {
+		t.Fatal(`doc.go has no "(phaseScan: …)"`)
+	}
+	named := regexp.MustCompile(`[A-Z0-9]+-\d+`).FindAllString(m[1], -1)
+	if diff := cmp.Diff(ids[phaseScan], named); diff != "" {
+		t.Errorf("phaseScan (-declared +named in doc.go, in id order):\n%s", diff)
+	}
+	var long []string
+	for _, c := range catalogue {
+		if c.long {
+			long = append(long, c.ID)
+		}
+	}
+	slices.Sort(long)
+	m = regexp.MustCompile(`\(the long lane: ([^)]*)\)`).FindStringSubmatch(doc)
+	if m == nil {
+		t.Fatal(`doc.go has no "(the long lane: …)"`)
+	}
+	if diff := cmp.Diff(long, regexp.MustCompile(`[A-Z0-9]+-\d+`).FindAllString(m[1], -1)); diff != "" {
+		t.Errorf("the long lane (-declared +named in doc.go, in id order):\n%s", diff)
+	}
+	for _, alone := range []struct {
+		ph       phase
+		id, says string
+	}{
+		{phaseAlone, "SE-09", "SE-09, which fills the session table on purpose, runs alone after them (phaseAlone)"},
+		{phaseEchoScan, "EH-01", "then EH-01, which reads theirs too (phaseEchoScan)"},
+		{phaseLast, "PRE-03", "PRE-03, whether the target still answers, is last of all (phaseLast)"},
+	} {
+		if !slices.Equal(ids[alone.ph], []string{alone.id}) {
+			t.Errorf("doc.go names %s alone in its phase; the catalogue has %v", alone.id, ids[alone.ph])
+		}
+		if !strings.Contains(doc, alone.says) {
+			t.Errorf("doc.go does not say %q", alone.says)
+		}
+	}
+}
+
+// TestReadmeNamesTheChecksOfEitherRevision: the README names every check
+// that needs neither legacy nor modern, PRE-01 apart.
+func TestReadmeNamesTheChecksOfEitherRevision(t *testing.T) {
+	var either []string
+	for _, c := range catalogue {
+		if c.Needs&(NeedLegacy|NeedModern) == 0 && c.ID != preflight.ID {
+			either = append(either, c.ID)
+		}
+	}
+	slices.Sort(either)
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`but PRE-01, which finds out which, and those that apply to either revision \(([^;]*);`).
+		FindStringSubmatch(strings.Join(strings.Fields(string(readme)), " "))
+	if m == nil {
+		t.Fatal("README.md no longer names the checks that apply to either revision")
+	}
+	if diff := cmp.Diff(either, regexp.MustCompile(`[A-Z0-9]+-\d+`).FindAllString(m[1], -1)); diff != "" {
+		t.Errorf("checks of either revision (-declared +named in README.md, in id order):\n%s", diff)
+	}
+}
+
+// TestReadmeNamesEveryAfter: the README's "Where it applies" sentence
+// names every check that rests on another's finding (Check.After), with
+// the checks it comes after, and no other.
+func TestReadmeNamesEveryAfter(t *testing.T) {
+	declared := map[string]string{}
+	for _, c := range catalogue {
+		if len(c.After) > 0 {
+			after := slices.Clone(c.After)
+			slices.Sort(after)
+			declared[c.ID] = strings.Join(after, " ")
+		}
+	}
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(string(readme)), " ")
+	i := strings.Index(text, "Where it applies (")
+	if i < 0 {
+		t.Fatal(`README.md has no "Where it applies (…)" sentence`)
+	}
+	text = text[i:]
+	text = text[:strings.Index(text, ". ")]
+	id := regexp.MustCompile(`[A-Z0-9]+-\d+`)
+	named := map[string]string{}
+	for _, m := range regexp.MustCompile(`((?:[A-Z0-9]+-\d+(?:, | and ))*[A-Z0-9]+-\d+) after ((?:[A-Z0-9]+-\d+(?: and )?)+)`).FindAllStringSubmatch(text, -1) {
+		after := id.FindAllString(m[2], -1)
+		slices.Sort(after)
+		for _, c := range id.FindAllString(m[1], -1) {
+			named[c] = strings.Join(after, " ")
+		}
+	}
+	if diff := cmp.Diff(declared, named); diff != "" {
+		t.Errorf("Check.After (-declared +named in README.md):\n%s", diff)
+	}
+}
