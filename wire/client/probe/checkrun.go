@@ -100,6 +100,7 @@ type reply struct {
 
 	sent, heard time.Time // when the request went out and its head came
 	paced       []string  // limited answers waited out before this one ("429, Retry-After: 1 s")
+	fed         string    // for a request fed in pieces, how much went out and how it ended
 }
 
 // nextID hands out JSON-RPC ids that are unique in the run, so an answer
@@ -328,10 +329,11 @@ func (t *checkRun) feed(step string, raw []byte, piece int, pause, window time.D
 		r.close()
 		paced = append(paced, strconv.Itoa(r.status())+", "+shown)
 	}
-	t.record(step, raw, r)
-	x := &t.exchanges[r.index]
-	x.Response += "\n! the connection took " + strconv.Itoa(f.Written) + " of " + strconv.Itoa(len(raw)) +
+	// The exchange shows the bytes that went out, not those the probe
+	// meant to send: a slow head cut after 7 bytes was never a request.
+	r.fed = "the connection took " + strconv.Itoa(f.Written) + " of " + strconv.Itoa(len(raw)) +
 		" bytes; " + describeFeedEnd(f)
+	t.record(step, raw[:f.Written], r)
 	return r, f
 }
 
@@ -376,6 +378,9 @@ func (t *checkRun) record(step string, raw []byte, r *reply) {
 	if len(r.paced) > 0 {
 		x.Response += "\n! sent again after the target asked to wait: " + strings.Join(r.paced, "; ")
 	}
+	if r.fed != "" {
+		x.Response += "\n! " + r.fed
+	}
 	r.index, r.step = len(t.exchanges), step
 	t.exchanges = append(t.exchanges, x)
 	if r.resp != nil && !r.heard.IsZero() {
@@ -391,6 +396,9 @@ func (t *checkRun) record(step string, raw []byte, r *reply) {
 		t.p.tracer.Exchange(&t.trace, t.check.ID+": "+step, raw, r.resp, err)
 		if r.resp != nil && !r.ended {
 			t.trace.WriteString("! " + t.unendedNote(r) + "\n")
+		}
+		if r.fed != "" {
+			t.trace.WriteString("! " + r.fed + "\n")
 		}
 		t.trace.WriteString("\n")
 	}

@@ -48,7 +48,9 @@ func resultThrough(t *testing.T, f flaw, opts probe.Options, id string) probe.Re
 	return probe.Result{}
 }
 
-// TestDP07: an open stream passed at once passes; one held until it
+// TestDP07: an open stream passed at once passes; one that ends a moment
+// after its first bytes skips, however the reads fall, and so does one
+// late by no more than the target is at everything; one held until it
 // ends fails (TestEachFlawFailsItsCheck), and so does one held only for
 // clients that accept gzip. The verdict and the reason's words are exact;
 // the time the reason reports is only checked against what the front
@@ -63,6 +65,10 @@ func TestDP07(t *testing.T) {
 	}{
 		{"an open stream passed at once", keepsStreamsOpen, probe.Pass,
 			timedReason{`^GET: the head after (\S+?),`, 0, 3 * time.Second}},
+		{"a stream that ends a moment after its first bytes", endsAMomentLater, probe.Skip,
+			timedReason{`^GET: the whole stream ended within (\S+?); with the encodings, the whole stream ended within \S+?: a stream that ends this soon`, 2 * momentApart, 0}},
+		{"a target slow at everything, at a gzip client's stream a little more", slowEverywhere, probe.Skip,
+			timedReason{`^GET with Accept-Encoding: gzip, deflate, br: the head after (\S+?), .*: a slow server, no sign of a hop holding the stream$`, slowStream, 0}},
 		{"a stream compressed and held for gzip clients", compressesStreams, probe.Warn,
 			timedReason{`^twice: GET with Accept-Encoding: gzip, deflate, br: the head after (\S+?),`, upstreamOpen, 0}},
 	} {

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"testing"
 	"time"
 
 	"rawmcp/wire/client/probe"
@@ -109,5 +110,36 @@ func holdOpen(nc net.Conn) {
 		if _, err := nc.Read(buf); err != nil {
 			return
 		}
+	}
+}
+
+// TestLF07SaysWhatItSentAndWaited: against a server that waits for a slow
+// head without end, a run whose budget ends before LF-07's 7 s wait says
+// how long it did wait, not 7 s, and its exchange (in the report and in
+// the trace) shows the bytes that went out, not the whole initialize the
+// probe meant to send, with how many of them the connection took.
+func TestLF07SaysWhatItSentAndWaited(t *testing.T) {
+	var trace bytes.Buffer
+	opts := fullOptions()
+	opts.Budget, opts.Trace = 3*time.Second, &trace
+	res := resultThrough(t, flawFor(t, "LF-07").flaw, opts, "LF-07")
+	waited := regexp.MustCompile(`still open after (\S+) with (\d+) bytes of a head`).FindStringSubmatch(res.Reason)
+	if waited == nil {
+		t.Fatalf("LF-07 %s: %s; want it still open after the wait it had", res.Verdict, res.Reason)
+	}
+	if d, err := time.ParseDuration(waited[1]); err != nil || d > opts.Budget {
+		t.Errorf("LF-07 says it waited %s in a %s run: %s", waited[1], opts.Budget, res.Reason)
+	}
+	if len(res.Exchanges) != 1 {
+		t.Fatalf("LF-07 kept %d exchanges, want 1", len(res.Exchanges))
+	}
+	x := res.Exchanges[0]
+	took := "! the connection took " + waited[2] + " of "
+	if strings.Contains(x.Request, `"method":"initialize"`) || !strings.Contains(x.Response, took) {
+		t.Errorf("LF-07's exchange shows bytes it never sent, or not how many went out:\n%s\n%s", x.Request, x.Response)
+	}
+	_, lf07, _ := strings.Cut(trace.String(), "* LF-07: ")
+	if strings.Contains(lf07, `"method":"initialize"`) || !strings.Contains(lf07, took) {
+		t.Errorf("LF-07's trace shows bytes it never sent, or not how many went out:\n%s", lf07)
 	}
 }

@@ -45,6 +45,7 @@ var mmFlaws = []flawCase{
 			return ans
 		}}},
 	{check: "MM-06", name: "a notification is answered 200", want: probe.Fail, says: "answered 200: an accepted notification gets 202",
+		also: map[string]probe.Verdict{"JR-06": probe.Skip}, // the same rule for a POSTed response: "see MM-06"
 		flaw: flaw{response: func(_ *flawProxy, _ *proxied, ans []byte) []byte {
 			return bytes.Replace(ans, []byte("HTTP/1.1 202 Accepted"), []byte("HTTP/1.1 200 OK"), 1)
 		}}},

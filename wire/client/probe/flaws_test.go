@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"net"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -264,4 +267,37 @@ func TestTraceOfSessionIDOne(t *testing.T) {
 	if strings.Contains(out, "HTTP/"+label) || strings.Contains(out, "Mcp-Session-Id: 1\n") {
 		t.Errorf("the trace shows the id out of place or in its field:\n%s", out)
 	}
+}
+
+// TestStalledOpenNamesTheBoundThatEnded: a session whose initialize is
+// answered with an event stream that never brings the result, in a run
+// whose budget ends before -timeout would: the check's reason says the
+// check's time ran out, not that a longer -timeout would help.
+func TestStalledOpenNamesTheBoundThatEnded(t *testing.T) {
+	srv := startRawmcp(t)
+	addr := startProxy(t, srv.Addr, flaw{deliver: func(p *flawProxy, r *proxied, answer []byte, nc net.Conn) bool {
+		// PRE-01's initialize with the token is answered; MM-06's stalls.
+		if _, method, _ := bodyOf(r); method == "initialize" && r.get("Authorization") != "" && stateOf[atomic.Int32](p, "initializes").Add(1) > 1 {
+			if _, err := nc.Write([]byte("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")); err == nil {
+				holdOpen(nc)
+			}
+			return false
+		}
+		_, err := nc.Write(answer)
+		return err == nil
+	}})
+	opts := fullOptions()
+	opts.Only, opts.Budget = []string{"MM-06"}, 3*time.Second
+	rep := run(t, addr, opts)
+	for _, res := range rep.Results {
+		if res.Check.ID != "MM-06" {
+			continue
+		}
+		const want = "not finished: the 3s budget ran out (error so far: could not open a session: initialize answered 200 text/event-stream, but its result had not come "
+		if !strings.HasPrefix(res.Reason, want) || !strings.HasSuffix(res.Reason, " later, when the check's time ran out)") {
+			t.Errorf("MM-06 %s: %s\nwant the budget named, not -timeout", res.Verdict, res.Reason)
+		}
+		return
+	}
+	t.Errorf("no MM-06 result:\n%s", reasons(rep))
 }

@@ -116,6 +116,14 @@ var v2Flaws = []modernFlaw{
 			}
 			return nil
 		}}}},
+	{flawCase: flawCase{check: "V2-08", name: "a _meta without clientCapabilities refused with -32021", want: probe.Fail,
+		says: "answered 400 with JSON-RPC error -32021, not -32602",
+		flaw: flaw{request: func(_ *flawProxy, r *proxied) []byte {
+			if isModern(r) && bytes.Contains(r.body, []byte(modernClaim)) && !bytes.Contains(r.body, []byte("clientCapabilities")) {
+				return rpcRefusal(r, "400 Bad Request", "-32021")
+			}
+			return nil
+		}}}},
 	{flawCase: flawCase{check: "V2-09", name: "clientInfo required", want: probe.Fail, says: "without clientInfo (optional) answered 400",
 		flaw: flaw{request: func(_ *flawProxy, r *proxied) []byte {
 			if isModern(r) && bytes.Contains(r.body, []byte(modernClaim)) && !bytes.Contains(r.body, []byte("clientInfo")) {

@@ -85,6 +85,56 @@ func keepsStreamsOpen(_ *flawProxy, r *proxied, answer []byte, nc net.Conn) bool
 	return err == nil
 }
 
+// endsAMomentLater writes an event stream in three pieces a moment
+// apart: the head, the events, the end. Whether a client reads the end
+// with the events or after them is then the network's chance, and the
+// stream ends long before a held one could be told from it.
+func endsAMomentLater(_ *flawProxy, r *proxied, answer []byte, nc net.Conn) bool {
+	if !isEventStream(answer) {
+		_, err := nc.Write(answer)
+		return err == nil
+	}
+	head, body := splitAnswer(answer)
+	for i, part := range [][]byte{chunkedHead(head), chunk(body), []byte("0\r\n\r\n")} {
+		if i > 0 {
+			time.Sleep(momentApart)
+		}
+		if _, err := nc.Write(part); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// momentApart is the pause between endsAMomentLater's pieces.
+const momentApart = 20 * time.Millisecond
+
+// slowEverywhere is a target slow at everything, more so at a stream for
+// a client that accepts gzip: every answer comes slowAnswer late, such a
+// stream's head slowStream late (later than heldAfter, within the slow
+// answer and heldAfter together); streams then stay open.
+func slowEverywhere(_ *flawProxy, r *proxied, answer []byte, nc net.Conn) bool {
+	if !isEventStream(answer) {
+		time.Sleep(slowAnswer)
+		_, err := nc.Write(answer)
+		return err == nil
+	}
+	if r.get("Accept-Encoding") != "" {
+		time.Sleep(slowStream)
+	} else {
+		time.Sleep(slowAnswer)
+	}
+	return keepsStreamsOpen(nil, r, answer, nc)
+}
+
+// With the tests' heldAfter of 3 s (TestMain): a slow stream's head is
+// late, and within the 4.5 s a target that takes 1.5 s over everything is
+// allowed.
+const (
+	slowAnswer = 1500 * time.Millisecond
+	slowStream = 3500 * time.Millisecond
+)
+
 // compressesStreams is nginx with gzip on and gzip_types
 // text/event-stream: for a client that accepts gzip, the stream is
 // compressed and held until it ends; without, it passes at once.

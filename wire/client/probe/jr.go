@@ -250,7 +250,7 @@ var jr06 = Check{asks: askEither, ID: "JR-06", Level: Must, Source: "MCP Transpo
 	Passes:   "202 with an empty body, or a 4xx",
 	Fix:      "Answer a JSON-RPC response the server did not ask for with 202 and an empty body (accepted and dropped) or with a 4xx, never 200 with a body. This is the SDK transport's branch for incoming responses; a hand-written handler that treats every body as a request is the usual cause.",
 	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server",
-	Sessions: 1, Opens: 1, run: runJR06}
+	Sessions: 1, Opens: 1, After: []string{"MM-06"}, run: runJR06}
 
 func runJR06(t *checkRun) outcome {
 	r := t.postRPC("an unsolicited response", "", []byte(`{"jsonrpc":"2.0","id":99,"result":{}}`))

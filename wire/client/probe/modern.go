@@ -234,21 +234,22 @@ func (t *checkRun) refused(r *reply, id int64, status, code int, how string) out
 	case r.status() == status && e.Found && e.Code == code:
 		return t.pass("%s answered %s", how, want)
 	}
-	return t.unmet("%s %s", how, r.describe()+" "+missingPart(r, status, code)).with(want, r.said())
+	return t.unmet("%s %s", how, r.describe()+missingPart(r, status, code)).with(want, r.said())
 }
 
-// missingPart says what of status and code an answer lacks.
+// missingPart says what of status and code an answer lacks, to follow
+// its describe(), which already names the code it carries.
 func missingPart(r *reply, status, code int) string {
 	e := r.errorOf()
 	switch {
 	case r.status() != status && e.Found && e.Code == code:
-		return "(the code is right, the status is not " + strconv.Itoa(status) + ")"
+		return " (the code is right, the status is not " + strconv.Itoa(status) + ")"
 	case r.status() == status && !e.Found:
-		return "with no JSON-RPC error: a client cannot tell why (" + strconv.Itoa(code) + " expected)"
+		return " with no JSON-RPC error: a client cannot tell why (" + strconv.Itoa(code) + " expected)"
 	case r.status() == status:
-		return "with JSON-RPC error " + strconv.Itoa(e.Code) + ", not " + strconv.Itoa(code)
+		return ", not " + strconv.Itoa(code)
 	}
-	return "(" + strconv.Itoa(status) + " with " + strconv.Itoa(code) + " expected)"
+	return " (" + strconv.Itoa(status) + " with " + strconv.Itoa(code) + " expected)"
 }
 
 func idText(id json.RawMessage) string {

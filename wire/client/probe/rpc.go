@@ -199,7 +199,14 @@ func (t *checkRun) open(authorization string, bare bool) (*session, *outcome) {
 	}
 	if !r.isResult(id) {
 		why := r.describe()
-		if r.resp != nil && is2xx(r.status()) && !r.ended {
+		switch {
+		case r.resp == nil || !is2xx(r.status()) || r.ended:
+		case t.outOfTime():
+			// The check's time (the run's budget, or the check's own
+			// bound) ended the wait before -timeout did: -timeout is no
+			// remedy, and the runner's reason names the budget.
+			why += ", but its result had not come " + r.elapsed.Round(100*time.Millisecond).String() + " later, when the check's time ran out"
+		default:
 			// The stream was served but slow: the target's pace, not a
 			// refusal, and -timeout is the remedy.
 			why += ", but its result had not come " + t.p.timeout().String() + " later (a slow target: give a longer -timeout)"

@@ -22,7 +22,8 @@ func dp07Watch() time.Duration { return 5 * heldAfter }
 type streamTiming struct {
 	r           *reply
 	head, first time.Duration // -1: did not arrive
-	open        bool          // the stream was still open once its first bytes came
+	open        bool          // the stream was still open once its first bytes came, and at heldAfter
+	end         time.Duration // when the stream ended, read on after its first bytes (0: not read on)
 }
 
 type streamState uint8
@@ -59,7 +60,7 @@ func (s streamTiming) String() string {
 	case streamSilent:
 		return "the head after " + ms(s.head) + ", then nothing for " + dp07Watch().String()
 	case streamEnded:
-		return "the whole stream ended within " + ms(max(s.head, s.first))
+		return "the whole stream ended within " + ms(max(s.head, s.first, s.end))
 	}
 	d := "the head after " + ms(s.head)
 	if s.first >= 0 {
@@ -118,6 +119,15 @@ func (p *prober) watch(raw []byte, watch time.Duration) streamTiming {
 				tm.first = time.Since(start)
 			}
 			tm.open = !s.Ended && r.err == nil
+			if tm.open && tm.first >= 0 && tm.first <= heldAfter {
+				// A stream that ends within heldAfter looks the same
+				// whether or not a hop holds it; whether its end came in
+				// the read that brought its first bytes is the network's
+				// chance, so it is read on until heldAfter to tell.
+				if s.More(start.Add(heldAfter), nil) == nil && s.Ended {
+					tm.open, tm.end = false, time.Since(start)
+				}
+			}
 			r.resp, r.ended, r.raw = &s.Response, s.Ended, s.Raw
 		}
 	}
