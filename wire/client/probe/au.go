@@ -83,7 +83,7 @@ func runAU02(t *checkRun) outcome {
 
 // AU-03: a token the server never issued gets 401 invalid_token.
 var au03 = Check{asks: askEither, ID: "AU-03", Level: Must, Source: "MCP Authorization; RFC 6750 §3.1 (error: SHOULD)", Rule: rule.InvalidToken, Needs: NeedAuth,
-	Section: "MCP Authorization 2025-11-25 §Token Handling", Keyword: "MUST", Binds: Server,
+	Section: "MCP Authorization 2025-11-25 §Token Requirements", Keyword: "MUST", Binds: Server,
 	Title:    "A garbage token refused",
 	Sends:    "initialize (server/discover to a 2026-07-28-only target) with Bearer not-a-token",
 	Passes:   "401 with error=\"invalid_token\" (401 without it warns)",
@@ -223,7 +223,7 @@ func (t *checkRun) tokenRefused(kind string) (outcome, bool) {
 
 // AU-07: a token for another resource (audience) is refused.
 var au07 = Check{asks: askEither, ID: "AU-07", Level: Must, Source: "MCP Authorization §Token handling; RFC 8707", Rule: rule.AudienceBound, Needs: NeedNamed | NeedAuth,
-	Section: "MCP Authorization 2025-11-25 §Token Handling", Keyword: "MUST", Binds: Server,
+	Section: "MCP Authorization 2025-11-25 §Token Requirements", Keyword: "MUST", Binds: Server,
 	Title:    "Tokens for another resource refused",
 	Sends:    "initialize (server/discover to a 2026-07-28-only target) with the wrong_audience token",
 	Passes:   "401",
@@ -240,7 +240,7 @@ func runAU07(t *checkRun) outcome {
 // one of the two missing the check says so and never passes on half the
 // evidence.
 var au08 = Check{asks: askEither, ID: "AU-08", Level: Must, Source: "MCP Authorization §Token handling", Rule: rule.InvalidToken, Needs: NeedNamed | NeedAuth,
-	Section: "MCP Authorization 2025-11-25 §Token Handling", Keyword: "MUST", Binds: Server,
+	Section: "MCP Authorization 2025-11-25 §Token Requirements", Keyword: "MUST", Binds: Server,
 	Title:    "Expired or foreign-issuer tokens refused",
 	Sends:    "initialize (server/discover to a 2026-07-28-only target) with the expired token, then with the wrong_issuer token",
 	Passes:   "401 to both; with only one of them, fails if it is accepted and skips otherwise",
@@ -349,7 +349,7 @@ func (t *checkRun) stepUp(r *reply, method string) outcome {
 // AU-10: GET and DELETE are authenticated too, and a tokenless DELETE
 // ends nothing.
 var au10 = Check{asks: askEither, ID: "AU-10", Level: Must, Source: "MCP Authorization (\"every HTTP request\")", Rule: rule.EveryRequestAuthenticated, Needs: NeedToken | NeedAuth,
-	Section: "MCP Authorization 2025-11-25 §Token Handling", Keyword: "MUST", Binds: Server,
+	Section: "MCP Authorization 2025-11-25 §Token Requirements", Keyword: "MUST", Binds: Server,
 	Title:    "Every method is authenticated",
 	Sends:    "GET and DELETE on a live session without Authorization, then a ping with the token (2026-07-28 only: GET and DELETE with its version header)",
 	Passes:   "401 to both (405 accepted: not served) and the session survives",

@@ -177,7 +177,7 @@ const (
 	phaseConcurrent phase = iota // with the others, after the preflight
 	phasePreflight               // PRE-01, first and alone
 	phaseAlone                   // one at a time, after the concurrent ones
-	phaseScan                    // scans the run's answers (EH-02)
+	phaseScan                    // reads what the run's other checks received (EH-02, JR-11 and the rest doc.go names)
 	phaseEchoScan                // scans the run's answers, the scan's too (EH-01)
 	phaseLast                    // after everything, even a halted run: does the target still answer (PRE-03)
 )

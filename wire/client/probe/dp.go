@@ -61,7 +61,7 @@ func runDP01(t *checkRun) outcome {
 // normal handshake of every other request is the run's own, verified for
 // the URL's host (chain, name, dates) with no switch to turn that off.
 var dp02 = Check{ID: "DP-02", Level: Must, Source: "RFC 8996; RFC 9325", Rule: rule.LegacyTLSRefused,
-	Section: "RFC 8996 §2, §3", Keyword: "MUST", Binds: Deployment,
+	Section: "RFC 8996 §3, §4", Keyword: "MUST", Binds: Deployment,
 	Title:    "TLS holds",
 	Sends:    "one TLS handshake offering only TLS 1.0 and 1.1 (https URLs only), no request",
 	Passes:   "the server refuses it; one that completes it, certificate valid or not, fails; an http URL skips",
@@ -265,7 +265,7 @@ func runDP05(t *checkRun) outcome {
 // case field; served again, the server ignores it (PV-01's finding).
 // The session id goes on a list request: ping may be served without a
 // session at all.
-var dp06 = Check{asks: askSession, legacyFor: "a session's id and version across the hop", ID: "DP-06", Level: Must, Source: "MCP Transports §Protocol Version, §Session 3; RFC 9110 §11.6.1", Rule: rule.HeadersCrossHop, Needs: NeedSessions,
+var dp06 = Check{asks: askSession, legacyFor: "a session's id and version across the hop", ID: "DP-06", Level: Must, Source: "MCP Transports §Protocol Version, §Session 3; RFC 9110 §5.1", Rule: rule.HeadersCrossHop, Needs: NeedSessions,
 	Section: "MCP Transports 2025-11-25 §Protocol Version Header, §Session Management; RFC 9110 §5.1 (names are case-insensitive)", Keyword: "MUST", Binds: Deployment,
 	Title:    "MCP headers survive the hop",
 	Sends:    "on a session, ping with mcp-protocol-version: 1999-01-01, a list request with an unknown mcp-session-id, and a ping without a token",

@@ -20,8 +20,8 @@ var ehGroup = group{Group{"EH", "Error hygiene"}, eraBoundary, []*Check{&eh01, &
 // and session headers, the token, the query, a header name, the JSON
 // body), then scans every response of the run, its own and every other
 // check's, for a marker or any of the run's real tokens.
-var eh01 = Check{asks: askEither, ID: "EH-01", Level: Hardening, Source: "MCP Security Best Practices §Observability", Rule: rule.NoSecretsInOutput,
-	Section: "MCP Security Best Practices 2025-11-25 (nothing of a request echoed)", Keyword: "", Binds: Profile,
+var eh01 = Check{asks: askEither, ID: "EH-01", Level: Hardening, Source: "OWASP Error Handling Cheat Sheet", Rule: rule.NoSecretsInOutput,
+	Section: "OWASP Error Handling Cheat Sheet (nothing of a request echoed)", Keyword: "", Binds: Profile,
 	Title:    "Nothing echoed",
 	Sends:    "random markers in Host, Origin, MCP-Protocol-Version, Mcp-Session-Id, the token, the query, a header name and the body; runs last",
 	Passes:   "no response of the run carries a marker or a real token",

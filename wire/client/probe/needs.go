@@ -52,6 +52,16 @@ func (p *prober) missing(ctx context.Context, c *Check) string {
 	return ""
 }
 
+// wrongEra reports a check that needs a revision the target was found
+// not to speak; a run without the token it needs never learns which it
+// speaks.
+func (p *prober) wrongEra(c *Check) bool {
+	if p.tokenless {
+		return false
+	}
+	return c.Needs&NeedLegacy != 0 && !p.legacy || c.Needs&NeedModern != 0 && !p.modern
+}
+
 // revisions are the MCP revisions the preflight found served.
 func (p *prober) revisions() []string {
 	var out []string

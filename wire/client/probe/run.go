@@ -395,8 +395,13 @@ func (p *prober) runCheck(ctx context.Context, c *Check) *Result {
 	if p.halted() != "" && c.phase != phaseLast {
 		return halted()
 	}
-	// The checks it comes after may have run into the budget.
-	reason := p.seeFirst(c)
+	// A check this target's revisions cannot run does not rest on another
+	// check's finding: it says what it lacks (below). Otherwise the checks
+	// it comes after may have run into the budget.
+	reason := ""
+	if !p.wrongEra(c) {
+		reason = p.seeFirst(c)
+	}
 	if ctx.Err() != nil {
 		return notRun()
 	}

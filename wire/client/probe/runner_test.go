@@ -290,3 +290,22 @@ func TestRevisionsOfALegacyServer(t *testing.T) {
 		t.Errorf("revisions (-want +got):\n%s", diff)
 	}
 }
+
+// TestWrongEraRestsOnNoFinding: a check the target's revisions cannot run
+// says what it lacks, not that it rests on a finding it would never have
+// judged: on rawmcp, which speaks 2025-11-25 only, V2-24 (after HO-02)
+// skips for want of 2026-07-28 even when HO-02 fails.
+func TestWrongEraRestsOnNoFinding(t *testing.T) {
+	srv := startRawmcp(t)
+	rep := run(t, startProxy(t, srv.Addr, hoFlaws[1].flaw), probe.Options{Token: alice, Only: []string{"HO-02", "V2-24"}})
+	got := map[string]string{}
+	for _, res := range rep.Results {
+		got[res.Check.ID] = string(res.Verdict) + ": " + res.Reason
+	}
+	if !strings.HasPrefix(got["HO-02"], "fail: ") {
+		t.Fatalf("HO-02 %s, want the flaw to fail it", got["HO-02"])
+	}
+	if want := "skip: needs a target that speaks MCP 2026-07-28: this one serves no server/discover"; got["V2-24"] != want {
+		t.Errorf("V2-24 %q, want %q", got["V2-24"], want)
+	}
+}

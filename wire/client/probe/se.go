@@ -141,7 +141,7 @@ func runSE04(t *checkRun) outcome {
 // SE-05: before notifications/initialized the server serves no request
 // but ping. A refusal counts only if the same request is served once the
 // lifecycle is complete: otherwise it was refused for another reason.
-var se05 = Check{ID: "SE-05", Level: Hardening, Source: "MCP Lifecycle §Operation", Rule: rule.InitializedFirst, Needs: NeedSessions,
+var se05 = Check{ID: "SE-05", Level: Hardening, Source: "MCP Lifecycle §Initialization", Rule: rule.InitializedFirst, Needs: NeedSessions,
 	Section: "MCP Lifecycle 2025-11-25 §Initialization", Keyword: "SHOULD", Binds: Client,
 	Title:    "Lifecycle order enforced",
 	Sends:    "a declared list method between initialize and notifications/initialized, then again after it",
@@ -278,8 +278,8 @@ func runSE08(t *checkRun) outcome {
 
 // SE-09: sessions are capped or expire, so a client cannot exhaust the
 // server's memory by initializing in a loop.
-var se09 = Check{ID: "SE-09", Level: Hardening, Source: "MCP Security Best Practices (resource exhaustion)", Rule: rule.SessionCapacity, Needs: NeedSessions,
-	Section: "MCP Security Best Practices 2025-11-25 (resource exhaustion)", Keyword: "", Binds: Profile,
+var se09 = Check{ID: "SE-09", Level: Hardening, Source: "OWASP API Security Top 10 2023, API4 Unrestricted Resource Consumption", Rule: rule.SessionCapacity, Needs: NeedSessions,
+	Section: "OWASP API Security Top 10 2023, API4 Unrestricted Resource Consumption", Keyword: "", Binds: Profile,
 	Title:    "Sessions are capped or expire",
 	Sends:    "up to 64 initializes one after another, alone after the other checks",
 	Passes:   "a 503 among them, or an answer that advertises the session's expiry; none refused is reported (info), with how many were sent",

@@ -12,14 +12,17 @@ import (
 )
 
 // v2Group is the V2 group: a server speaking MCP 2026-07-28 judged on
-// that revision's own wire. Every check builds on the baseline request
-// (the one the revision's client sends: MCP-Protocol-Version and
-// Mcp-Method headers, _meta with the version, the client and its
-// capabilities) being served: for server/discover the runner decided that
-// once (NeedModern, the group's era), for another method the check sends
-// it first and goes on only when the same target serves it; the check's
-// own request then changes exactly one thing, so a refusal is the
-// refusal asked about. A refusal counts only when it says so: the status
+// that revision's own wire. A check that changes a request builds on the
+// baseline request (the one the revision's client sends:
+// MCP-Protocol-Version and Mcp-Method headers, _meta with the version,
+// the client and its capabilities) being served: for server/discover the
+// runner decided that once (NeedModern, the group's era), for another
+// method the check sends it first and goes on only when the same target
+// serves it; the check's own request then changes exactly one thing, so
+// a refusal is the refusal asked about. The others judge answers to
+// requests as a client sends them (V2-27, V2-33 to V2-36), read the
+// run's streams (V2-28), listen (V2-29) or send a 2025-11-25 initialize
+// (V2-31). A refusal counts only when it says so: the status
 // and the JSON-RPC code the revision names, the request's id echoed.
 var v2Group = group{Group{"V2", "MCP 2026-07-28 (modern)"}, eraModern, []*Check{
 	&v201, &v202, &v203, &v204, &v205, &v206, &v207, &v208, &v209, &v210,
@@ -643,8 +646,8 @@ func runV227(t *checkRun) outcome {
 
 // V2-24: a foreign Origin gets 403 on the modern path; a foreign Host is
 // refused (hardening, as HO-01).
-var v224 = Check{ID: "V2-24", Level: Must, Source: "MCP 2026-07-28 Transports §Security Warning (\"MUST respond with HTTP 403 Forbidden\"); Host: MCP Security Best Practices (H)",
-	Section: "MCP 2026-07-28 Transports §Security Warning", Keyword: "MUST", Binds: Server,
+var v224 = Check{ID: "V2-24", Level: Must, Source: "MCP 2026-07-28 Transports §Security & Endpoint (\"MUST respond with HTTP 403 Forbidden\"); Host: MCP Security Best Practices (H)",
+	Section: "MCP 2026-07-28 Transports §Security & Endpoint", Keyword: "MUST", Binds: Server,
 	Title:  "Foreign Origin refused on the modern path",
 	Sends:  "server/discover with Origin: http://evil.example; then with Host: evil.example (no Origin)",
 	Passes: "403 to the Origin (MUST); a 4xx to the Host (H); the official suite sends both at once and accepts any 4xx",
