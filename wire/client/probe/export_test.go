@@ -1,6 +1,10 @@
 package probe
 
-import "time"
+import (
+	"reflect"
+	"slices"
+	"time"
+)
 
 // SetIdleHold shortens DP-08's hold for the tests, which cannot wait
 // 130 s per run. It is set once, before any run starts.
@@ -22,6 +26,28 @@ func ModernForms() []string {
 	var out []string
 	for _, c := range catalogue {
 		if c.asks == askEither {
+			out = append(out, c.ID)
+		}
+	}
+	return out
+}
+
+// RefusalRows are the ids of the rows of the refusal table, sorted.
+func RefusalRows() []string {
+	var out []string
+	for id := range refusals {
+		out = append(out, id)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// RunByRefusal are the ids of the catalogue's checks whose run function
+// is the refusal table's, in catalogue order (sorted, as V2 ids are).
+func RunByRefusal() []string {
+	var out []string
+	for _, c := range catalogue {
+		if c.run != nil && reflect.ValueOf(c.run).Pointer() == reflect.ValueOf(runRefusal).Pointer() {
 			out = append(out, c.ID)
 		}
 	}

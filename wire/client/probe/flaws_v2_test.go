@@ -323,6 +323,27 @@ func modernRefVerdicts() map[string]probe.Verdict {
 	return want
 }
 
+// TestEveryRefusalRowIsACheckWithAFlaw: each row of the refusal table is
+// a check of the catalogue run by the table, each check the table runs
+// has its row, and each row has a flaw that makes its check fail, so a
+// row cannot be added unlisted, unread or untested.
+func TestEveryRefusalRowIsACheckWithAFlaw(t *testing.T) {
+	if diff := cmp.Diff(probe.RefusalRows(), probe.RunByRefusal()); diff != "" {
+		t.Errorf("the refusal table's rows (-) and the catalogue's checks run by it (+):\n%s", diff)
+	}
+	failed := map[string]bool{}
+	for _, mf := range v2Flaws {
+		if mf.want == probe.Fail {
+			failed[mf.check] = true
+		}
+	}
+	for _, id := range probe.RefusalRows() {
+		if !failed[id] {
+			t.Errorf("%s is a row of the refusal table without a flaw that fails it", id)
+		}
+	}
+}
+
 // TestEachModernFlawFailsItsCheck: against the modern reference (or, for
 // the era checks, rawmcp) behind a proxy with one flaw, exactly the check
 // for that flaw does not pass, saying why; the clean reference passes

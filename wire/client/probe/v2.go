@@ -191,12 +191,46 @@ var v206 = Check{ID: "V2-06", Level: Must, Source: "MCP 2026-07-28 Transports §
 	Link:   "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#protocol-version-header",
 	run:    func(t *checkRun) outcome { return t.unsupportedVersion("1900-01-01") }}
 
-// metaMissing sends server/discover with meta as _meta ("" for none) and
-// wants 400 with -32602.
-func (t *checkRun) metaMissing(meta, what string) outcome {
-	req, id := t.metaRequest("server/discover", "{}", meta)
-	r := t.send("server/discover with "+what, req.Bytes(), toResponse, 0)
-	return t.refused(r, id, 400, codeInvalidParams, "with "+what)
+// refusal is a V2 check that is data: the baseline request with one
+// change, and the refusal the change must get. runRefusal sends it once
+// and judges the answer with refused: the status, the JSON-RPC code, the
+// id echoed.
+type refusal struct {
+	method string      // the method sent: server/discover, or the change itself
+	meta   string      // params._meta as sent; "" sends params {} without one
+	edits  []fieldEdit // the header changed, if the change is one
+	how    string      // the change as the reason says it
+	status int
+	code   int
+}
+
+// refusals are the rows of the checks run by runRefusal, by check id.
+// The other V2 checks that change one thing judge more than the refusal:
+// V2-03 warns on -32022, V2-04 reports a dual-era target's other 4xx,
+// V2-05 and V2-06 read the error's data, the Mcp-Name checks need a tool
+// and a served call of it first, V2-19 sends five methods, V2-22 and
+// V2-23 want the request served.
+var refusals = map[string]refusal{
+	"V2-07": {"server/discover", "", nil, "with params {} (no _meta)", 400, codeInvalidParams},
+	"V2-08": {"server/discover", metaOf(modernVersion, true, false), nil, "with _meta without clientCapabilities", 400, codeInvalidParams},
+	"V2-10": {"server/discover", modernMeta, []fieldEdit{drop("Mcp-Method")}, "without Mcp-Method", 400, codeHeaderMismatch},
+	"V2-11": {"server/discover", modernMeta, []fieldEdit{set("Mcp-Method", "tools/list")}, "with Mcp-Method: tools/list", 400, codeHeaderMismatch},
+	"V2-12": {"server/discover", modernMeta, []fieldEdit{set("Mcp-Method", "SERVER/DISCOVER")}, "with Mcp-Method: SERVER/DISCOVER", 400, codeHeaderMismatch},
+	"V2-18": {"rawmcp/no-such-method", modernMeta, nil, "rawmcp/no-such-method", 404, codeMethodNotFound},
+	"V2-32": {"server/discover", metaOf("", true, true), nil, "with _meta without protocolVersion", 400, codeInvalidParams},
+}
+
+// runRefusal runs the check's row of refusals. The trace names the step
+// by the method and the change, or the change alone when it is the method.
+func runRefusal(t *checkRun) outcome {
+	c := refusals[t.check.ID]
+	step := c.method + " " + c.how
+	if c.how == c.method {
+		step = c.method
+	}
+	req, id := t.metaRequest(c.method, "{}", c.meta, c.edits...)
+	r := t.send(step, req.Bytes(), toResponse, 0)
+	return t.refused(r, id, c.status, c.code, c.how)
 }
 
 // V2-07: _meta missing.
@@ -207,7 +241,7 @@ var v207 = Check{ID: "V2-07", Level: Must, Source: "MCP 2026-07-28 Basic §_meta
 	Passes: "400 with JSON-RPC error -32602, the id echoed",
 	Fix:    "Answer a 2026-07-28 request whose _meta lacks a required field (io.modelcontextprotocol/protocolVersion or clientCapabilities) with 400 and JSON-RPC error -32602, the id echoed. Validate _meta before dispatching the method.",
 	Link:   "https://modelcontextprotocol.io/specification/2026-07-28/basic#meta",
-	run:    func(t *checkRun) outcome { return t.metaMissing("", "params {} (no _meta)") }}
+	run:    runRefusal}
 
 // V2-08: clientCapabilities missing.
 var v208 = Check{ID: "V2-08", Level: Must, Source: "MCP 2026-07-28 Basic §_meta (clientCapabilities Required: Yes)",
@@ -217,9 +251,7 @@ var v208 = Check{ID: "V2-08", Level: Must, Source: "MCP 2026-07-28 Basic §_meta
 	Passes: "400 with JSON-RPC error -32602, the id echoed",
 	Fix:    "Answer a request whose _meta has no io.modelcontextprotocol/clientCapabilities with 400 and JSON-RPC error -32602, the id echoed; a client declares no capabilities with an empty object. Check it together with protocolVersion, before dispatching.",
 	Link:   "https://modelcontextprotocol.io/specification/2026-07-28/basic#meta",
-	run: func(t *checkRun) outcome {
-		return t.metaMissing(metaOf(modernVersion, true, false), "_meta without clientCapabilities")
-	}}
+	run:    runRefusal}
 
 // V2-09: clientInfo is optional.
 var v209 = Check{ID: "V2-09", Level: Must, Source: "MCP 2026-07-28 Basic §_meta (clientInfo Required: No)",
@@ -240,14 +272,6 @@ func runV209(t *checkRun) outcome {
 	return t.unmet("without clientInfo (optional) %s", r.describe()).with("a result", r.said())
 }
 
-// headerRefused sends server/discover with edits (one header changed)
-// and wants 400 with -32020.
-func (t *checkRun) headerRefused(how string, edits ...fieldEdit) outcome {
-	req, id := t.modernRequest("server/discover", "", edits...)
-	r := t.send("server/discover "+how, req.Bytes(), toResponse, 0)
-	return t.refused(r, id, 400, codeHeaderMismatch, how)
-}
-
 const suiteCodeNote = "; the official suite grades a 400 with another code only as a warning, the spec's sentence makes -32020 a MUST"
 
 // V2-10: Mcp-Method missing.
@@ -258,7 +282,7 @@ var v210 = Check{ID: "V2-10", Level: Must, Source: "MCP 2026-07-28 Transports §
 	Passes: "400 with JSON-RPC error -32020, the id echoed" + suiteCodeNote,
 	Fix:    "Answer a 2026-07-28 request without Mcp-Method with 400 and JSON-RPC error -32020 (HeaderMismatch), the id echoed. Check the standard headers (MCP-Protocol-Version, Mcp-Method and, where it applies, Mcp-Name) in one place before dispatching, and answer -32020 rather than a generic error.",
 	Link:   "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#server-validation",
-	run:    func(t *checkRun) outcome { return t.headerRefused("without Mcp-Method", drop("Mcp-Method")) }}
+	run:    runRefusal}
 
 // V2-11: Mcp-Method names another method than the body.
 var v211 = Check{ID: "V2-11", Level: Must, Source: "MCP 2026-07-28 Transports §Server Validation (\"MUST reject requests where the values … do not match\")",
@@ -268,9 +292,7 @@ var v211 = Check{ID: "V2-11", Level: Must, Source: "MCP 2026-07-28 Transports §
 	Passes: "400 with JSON-RPC error -32020, the id echoed" + suiteCodeNote,
 	Fix:    "Compare Mcp-Method with the body's method and answer a mismatch with 400 and JSON-RPC error -32020, the id echoed. A gateway routing on the header while the server runs the body is what this prevents, so dispatch only after the comparison.",
 	Link:   "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#server-validation",
-	run: func(t *checkRun) outcome {
-		return t.headerRefused("with Mcp-Method: tools/list", set("Mcp-Method", "tools/list"))
-	}}
+	run:    runRefusal}
 
 // V2-12: header values are case-sensitive.
 var v212 = Check{ID: "V2-12", Level: Must, Source: "MCP 2026-07-28 Transports §Case Sensitivity (values are case-sensitive), §Server Validation",
@@ -280,9 +302,7 @@ var v212 = Check{ID: "V2-12", Level: Must, Source: "MCP 2026-07-28 Transports §
 	Passes: "400 with JSON-RPC error -32020, the id echoed",
 	Fix:    "Compare the value of Mcp-Method with the body's method exactly: SERVER/DISCOVER is not server/discover, and the mismatch gets 400 with -32020. Case-insensitive comparison (strings.EqualFold, toLowerCase) is for header names, not for their values.",
 	Link:   "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#case-sensitivity",
-	run: func(t *checkRun) outcome {
-		return t.headerRefused("with Mcp-Method: SERVER/DISCOVER", set("Mcp-Method", "SERVER/DISCOVER"))
-	}}
+	run:    runRefusal}
 
 // V2-13: header names are case-insensitive.
 var v213 = Check{ID: "V2-13", Level: Must, Source: "MCP 2026-07-28 Transports §Case Sensitivity (\"MUST use case-insensitive comparisons for header names\")",
@@ -427,13 +447,7 @@ var v218 = Check{ID: "V2-18", Level: Must, Source: "MCP 2026-07-28 Transports §
 	Passes: "404 with JSON-RPC error -32601, the id echoed",
 	Fix:    "Answer a method the server does not implement with HTTP 404 and JSON-RPC error -32601 (Method not found), the id echoed, not 200 or 400. The status matters: a dual-era client reads 404 with -32601 as a modern server's answer.",
 	Link:   "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#protocol-version-header",
-	run:    runV218}
-
-func runV218(t *checkRun) outcome {
-	req, id := t.modernRequest("rawmcp/no-such-method", "")
-	r := t.send("rawmcp/no-such-method", req.Bytes(), toResponse, 0)
-	return t.refused(r, id, 404, codeMethodNotFound, "rawmcp/no-such-method")
-}
+	run:    runRefusal}
 
 // removedMethods are the methods 2026-07-28 removed, with params that
 // would be valid under 2025-11-25 (Changelog items 2, 4, 5).

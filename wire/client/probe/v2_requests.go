@@ -18,9 +18,7 @@ var v232 = Check{ID: "V2-32", Level: Must, Source: "MCP 2026-07-28 Basic §_meta
 	Passes: "400 with JSON-RPC error -32602, the id echoed",
 	Fix:    "Validate the per-request _meta before serving: without io.modelcontextprotocol/protocolVersion the request is malformed, answered 400 with -32602, even when MCP-Protocol-Version is there.",
 	Link:   "https://modelcontextprotocol.io/specification/2026-07-28/basic#meta",
-	run: func(t *checkRun) outcome {
-		return t.metaMissing(metaOf("", true, true), "_meta without protocolVersion")
-	}}
+	run:    runRefusal}
 
 // namedMethods are the methods besides tools/call that carry Mcp-Name, with
 // the list that names what to ask for and the member it names it by.
