@@ -473,11 +473,15 @@ func (t *checkRun) learn(raw []byte, r *reply) {
 }
 
 // requestField returns the value of the first field called name in a
-// raw request's head, "" if there is none.
+// raw request's head, "" if there is none. The head's lines may end in
+// bare LF (LF-05 sends such a head, and a server may serve it).
 func requestField(raw []byte, name string) string {
 	head, _, _ := bytes.Cut(raw, []byte("\r\n\r\n"))
-	for _, line := range bytes.Split(head, []byte("\r\n"))[1:] {
-		n, v, ok := bytes.Cut(line, []byte(":"))
+	if lf, _, ok := bytes.Cut(raw, []byte("\n\n")); ok && len(lf) < len(head) {
+		head = lf
+	}
+	for _, line := range bytes.Split(head, []byte("\n"))[1:] {
+		n, v, ok := bytes.Cut(bytes.TrimSuffix(line, []byte("\r")), []byte(":"))
 		if ok && strings.EqualFold(string(n), name) {
 			return strings.Trim(string(v), " \t")
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"sync"
+	"testing"
 
 	"rawmcp/wire/client/probe"
 )
@@ -156,4 +157,31 @@ func leaksStreamSlots() flaw {
 		}
 		return nil
 	}}
+}
+
+// TestV238SaysWhyNothingWasListed: a target that serves neither
+// resources/list nor prompts/list (the TypeScript SDK v2 answers both 404
+// with -32601 when it has no resources or prompts) leaves V2-38 nothing
+// to call, and its skip says what the lists answered, not that they list
+// nothing.
+func TestV238SaysWhyNothingWasListed(t *testing.T) {
+	unserved := flaw{request: func(_ *flawProxy, r *proxied) []byte {
+		if m := r.get("Mcp-Method"); m == "resources/list" || m == "prompts/list" {
+			return rpcRefusal(r, "404 Not Found", "-32601")
+		}
+		return nil
+	}}
+	addr := startProxy(t, startModernRef(t, modernRef{token: alice, legacy: true}), unserved)
+	rep := run(t, addr, probe.Options{Token: alice, Only: []string{"V2-38"}})
+	for _, res := range rep.Results {
+		if res.Check.ID != "V2-38" {
+			continue
+		}
+		want := "nothing to call with Mcp-Name: resources/list answered 404 with JSON-RPC error -32601 and prompts/list answered 404 with JSON-RPC error -32601"
+		if res.Verdict != probe.Skip || res.Reason != want {
+			t.Errorf("V2-38 %s: %q, want skip: %q", res.Verdict, res.Reason, want)
+		}
+		return
+	}
+	t.Fatal("V2-38 did not run")
 }

@@ -162,3 +162,21 @@ func TestSE09OwnTimeIsNotTheServers(t *testing.T) {
 		t.Errorf("SE-09 %s: %s; want info saying how many it sent before the check's time ran out", o.verdict, o.reason)
 	}
 }
+
+// TestRequestFieldReadsBareLFHeads: LF-05 sends its initialize with bare
+// LF line ends, and a server that serves it opens a session; the session's
+// Authorization is read from that head, or its cleanup DELETE goes without
+// the token, is refused 401, and the session is left open.
+func TestRequestFieldReadsBareLFHeads(t *testing.T) {
+	for _, raw := range []string{
+		"POST /mcp HTTP/1.1\r\nHost: h\r\nAuthorization: Bearer tok\r\nContent-Length: 2\r\n\r\n{}",
+		"POST /mcp HTTP/1.1\nHost: h\nAuthorization: Bearer tok\nContent-Length: 2\n\n{}",
+	} {
+		if got := requestField([]byte(raw), "Authorization"); got != "Bearer tok" {
+			t.Errorf("requestField(%q, Authorization) = %q, want %q", raw, got, "Bearer tok")
+		}
+	}
+	if got := requestField([]byte("POST /mcp HTTP/1.1\nHost: h\n\nAuthorization: Bearer body"), "Authorization"); got != "" {
+		t.Errorf("a field after the head's end was read: %q", got)
+	}
+}

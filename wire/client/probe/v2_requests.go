@@ -40,9 +40,9 @@ var v238 = Check{ID: "V2-38", Level: Must, Source: "MCP 2026-07-28 Transports §
 func runV238(t *checkRun) outcome {
 	var faults, actual, judged, notes []string
 	for _, m := range namedMethods {
-		value, item := t.firstListed(m.list, m.member, m.key)
+		value, item, none := t.firstListed(m.list, m.member, m.key)
 		if value == "" {
-			notes = append(notes, m.list+" lists nothing")
+			notes = append(notes, m.list+" "+none)
 			continue
 		}
 		params := `{"` + m.key + `":` + strconv.Quote(value) + promptArguments(item) + `}`

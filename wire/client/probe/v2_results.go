@@ -122,7 +122,7 @@ func runV234(t *checkRun) outcome {
 		judge(c.method, t.must(t.send(c.method, req.Bytes(), toResponse, 0)), id)
 	}
 	if _, ok := caps["resources"]; ok {
-		if uri, _ := t.firstListed("resources/list", "resources", "uri"); uri != "" {
+		if uri, _, _ := t.firstListed("resources/list", "resources", "uri"); uri != "" {
 			req, id := t.modernRequest("resources/read", `{"uri":`+strconv.Quote(uri)+`}`, set("Mcp-Name", headerName(uri)))
 			judge("resources/read", t.must(t.send("resources/read "+uri, req.Bytes(), toResponse, 0)), id)
 		}
@@ -140,19 +140,24 @@ func runV234(t *checkRun) outcome {
 
 // firstListed is the key member of the first item a list method returns
 // (resources/list's first uri), "" when the list is empty or not served;
-// item is the whole first item.
-func (t *checkRun) firstListed(method, member, key string) (string, map[string]json.RawMessage) {
+// item is the whole first item, and none says why there is none: "lists
+// nothing", or what the list method was answered when it is not served.
+func (t *checkRun) firstListed(method, member, key string) (v string, item map[string]json.RawMessage, none string) {
 	req, id := t.modernRequest(method, "")
 	r := t.must(t.send(method, req.Bytes(), toResponse, 0))
 	var res map[string]json.RawMessage
 	var items []map[string]json.RawMessage
-	if !r.resultOf(id, &res) || json.Unmarshal(res[member], &items) != nil || len(items) == 0 {
-		return "", nil
+	if !r.resultOf(id, &res) {
+		return "", nil, r.describe()
 	}
-	item := items[0]
-	var v string
-	json.Unmarshal(item[key], &v)
-	return v, item
+	if json.Unmarshal(res[member], &items) != nil || len(items) == 0 {
+		return "", nil, "lists nothing"
+	}
+	item = items[0]
+	if json.Unmarshal(item[key], &v) != nil || v == "" {
+		return "", nil, "lists a first item without " + key
+	}
+	return v, item, ""
 }
 
 // headerName is a name or URI as Mcp-Name carries it: as is when it is
