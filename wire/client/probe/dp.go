@@ -94,11 +94,15 @@ func runDP02(t *checkRun) outcome {
 // DP-03: the http twin of an https endpoint serves no MCP. A 302 or 303
 // would turn the POST into a GET, so only 301 and 308 to the same URL
 // count as a redirect. It runs after the concurrent checks, so their
-// answers are there for the HSTS part.
-var dp03 = Check{asks: askSession, legacyFor: "the initialize it sends the cleartext twin (it has no 2026-07-28 form yet)", ID: "DP-03", Level: Should, Source: "RFC 6797; RFC 9325 §3.2", Rule: rule.NoCleartextTwin,
+// answers are there for the HSTS part. Its POST is the opening request
+// of the revision the target speaks, so a twin that serves either
+// revision is seen. Sessions holds room for the session a twin that
+// serves initialize opens (on the server behind both, deleted when the
+// check ends); a 2026-07-28 server/discover opens none.
+var dp03 = Check{asks: askEither, ID: "DP-03", Level: Should, Source: "RFC 6797; RFC 9325 §3.2", Rule: rule.NoCleartextTwin,
 	Section: "RFC 9325 §3.2; RFC 6797", Keyword: "SHOULD", Binds: Deployment,
 	Title:    "The cleartext twin does not serve MCP",
-	Sends:    "POST initialize without a token and GET to http://HOST/PATH of an https URL (port 80, dialled as the endpoint is: -resolve HOST:80:ADDR)",
+	Sends:    "POST initialize (server/discover to a 2026-07-28-only target) and GET, without a token, to http://HOST/PATH of an https URL (port 80, dialled as the endpoint is: -resolve HOST:80:ADDR)",
 	Passes:   "each refused, or 301/308 to the same https URL, never an MCP answer; hardening: the run's 2xx answers carry Strict-Transport-Security",
 	Fix:      "Answer cleartext http requests to the host with a 301 or 308 to the https URL, or not at all, never with MCP, and send Strict-Transport-Security on https answers. nginx: add_header Strict-Transport-Security \"max-age=31536000\" always; Caddy: header Strict-Transport-Security max-age=31536000; HAProxy: http-response set-header Strict-Transport-Security max-age=31536000.",
 	Link:     "https://www.rfc-editor.org/rfc/rfc9325#section-3.2",
@@ -118,17 +122,20 @@ func runDP03(t *checkRun) outcome {
 	}
 	twin := Target{URL: "http://" + host + target.Path, Scheme: "http", Host: host, Hostname: target.Hostname,
 		Dial: twinAddr(target), Path: target.Path, Loopback: target.Loopback}
-	body, _ := initializeBody(protocolVersion)
-	post := client.Request{Method: "POST", Path: target.Path, Body: body, Header: [][2]string{{"Host", twin.Host},
-		{"Accept", "application/json, text/event-stream"}, {"Content-Type", "application/json"}}}
-	get := client.Request{Method: "GET", Path: target.Path, Header: [][2]string{{"Host", twin.Host}, {"Accept", "text/event-stream"}}}
+	// The requests a client of the target's revision sends, to the twin's
+	// Host and without the token, which must never travel in cleartext.
+	// DP-03 opens no session, so the GET is one without a session id.
+	toTwin := []fieldEdit{set("Host", twin.Host), drop("Authorization")}
+	post, id := t.opening(toTwin...)
+	get := edit(t.onSession("GET"), toTwin...)
 	var faults, seen []string
 	for _, x := range []struct {
 		what string
 		raw  []byte
-	}{{"POST initialize", post.Bytes()}, {"GET", get.Bytes()}} {
+		id   int64 // the JSON-RPC request's id, 0 for none
+	}{{"POST " + t.openingName(), post.Bytes(), id}, {"GET", get.Bytes(), 0}} {
 		r := t.sendTo(twin, x.what+" to "+twin.URL, x.raw)
-		switch fault := twinFault(r, target.URL); {
+		switch fault := twinFault(r, x.id, target.URL); {
 		case r.resp == nil:
 			seen = append(seen, x.what+": no answer")
 		case fault != "":

@@ -336,3 +336,96 @@ func TestDP03Answers(t *testing.T) {
 		})
 	}
 }
+
+// TestDP03OnAModernOnlyTarget: on an https target that speaks only
+// 2026-07-28, DP-03 sends the cleartext twin what a client of that
+// revision sends (server/discover with MCP-Protocol-Version, Mcp-Method
+// and _meta, and a GET, both without the token) and judges the answers
+// by the rule it holds a 2025-11-25 twin to: a twin that serves the
+// discover (a DiscoverResult) or answers a Bearer challenge warns, one
+// that refuses or redirects with 301 or 308 to the https URL passes, and
+// a 302 warns.
+func TestDP03OnAModernOnlyTarget(t *testing.T) {
+	const twinURL = "http://" + publicName + "/mcp"
+	for _, tt := range []struct {
+		name   string
+		twin   func(t *testing.T, upstream, httpsURL string) string // nil: the refusing twin
+		want   probe.Verdict
+		reason string
+	}{
+		{"the twin serves server/discover, with its own credential", gatewayTwin, probe.Warn,
+			"the cleartext twin " + twinURL + ": POST server/discover answered 200 application/json with a result, a DiscoverResult naming 2026-07-28: MCP in cleartext"},
+		{"the twin relays to the server, which answers its challenge", relayTwin, probe.Warn,
+			"the cleartext twin " + twinURL + ": POST server/discover answered a Bearer challenge in cleartext and GET answered a Bearer challenge in cleartext"},
+		{"the twin refuses: every connection closed", nil, probe.Pass,
+			"the twin serves no MCP (POST server/discover: no answer and GET: no answer); the 2xx answers carry Strict-Transport-Security"},
+		{"308 to the https URL", answeringTwin("HTTP/1.1 308 Permanent Redirect\r\nLocation: %URL%\r\nContent-Length: 0\r\n\r\n"), probe.Pass,
+			"the twin serves no MCP (POST server/discover answered 308 and GET answered 308); the 2xx answers carry Strict-Transport-Security"},
+		{"302 to the https URL", answeringTwin("HTTP/1.1 302 Found\r\nLocation: %URL%\r\nContent-Length: 0\r\n\r\n"), probe.Warn,
+			"the cleartext twin " + twinURL + ": POST server/discover answered 302: a redirect that may change the method; 301 or 308 to the https URL is the one that keeps a POST and GET answered 302: a redirect that may change the method; 301 or 308 to the https URL is the one that keeps a POST"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			target, opts := modernOverTLS(t, startModernRef(t, modernRef{token: alice}), tt.twin)
+			opts.Only = []string{"DP-03"}
+			rep, err := probe.Run(context.Background(), target, opts)
+			if err != nil {
+				t.Fatalf("Run: %v\n%s", err, reasons(rep))
+			}
+			res := rep.Results[1]
+			type judged struct {
+				Verdict probe.Verdict
+				Reason  string
+			}
+			if diff := cmp.Diff(judged{tt.want, tt.reason}, judged{res.Verdict, res.Reason}); diff != "" {
+				t.Errorf("DP-03 (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(modernTwinRequests, sentToTwin(res)); diff != "" {
+				t.Errorf("requests to the twin (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// twinRequest is what of a request to the twin DP-03 must get right on
+// a 2026-07-28 target: the twin's Host, that revision's version in the
+// header and in _meta, the method it names, no token.
+type twinRequest struct {
+	Line, Host, Version, Method, MetaVersion string
+	Token                                    bool
+}
+
+var modernTwinRequests = []twinRequest{
+	{Line: "POST /mcp HTTP/1.1", Host: publicName, Version: "2026-07-28", Method: "server/discover", MetaVersion: "2026-07-28"},
+	{Line: "GET /mcp HTTP/1.1", Host: publicName, Version: "2026-07-28"},
+}
+
+var metaVersion = regexp.MustCompile(`"io\.modelcontextprotocol/protocolVersion":"([^"]*)"`)
+
+// sentToTwin reads DP-03's requests, all of them to the twin.
+func sentToTwin(res probe.Result) []twinRequest {
+	var out []twinRequest
+	for _, x := range res.Exchanges {
+		head, body, _ := strings.Cut(x.Request, "\r\n\r\n")
+		lines := strings.Split(head, "\r\n")
+		r := twinRequest{Line: lines[0]}
+		for _, l := range lines[1:] {
+			name, value, _ := strings.Cut(l, ": ")
+			switch strings.ToLower(name) {
+			case "host":
+				r.Host = value
+			case "mcp-protocol-version":
+				r.Version = value
+			case "mcp-method":
+				r.Method = value
+			case "authorization":
+				r.Token = true
+			}
+		}
+		if m := metaVersion.FindStringSubmatch(body); m != nil {
+			r.MetaVersion = m[1]
+		}
+		out = append(out, r)
+	}
+	return out
+}

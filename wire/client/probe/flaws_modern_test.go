@@ -56,7 +56,7 @@ func TestModernOnlyTargetGetsTheBoundary(t *testing.T) {
 		"RS-01": session, "RS-02": session, "RS-03": session, "RS-04": "pass",
 		"LF-01": "pass", "LF-02": "pass", "LF-03": "pass", "LF-04": "pass", "LF-05": "pass", "LF-06": "pass", "LF-07": "pass", "LF-08": "pass",
 		"EH-01": "pass", "EH-02": "pass",
-		"DP-01": "pass", "DP-02": "skip: loopback", "DP-03": session, "DP-06": session, "DP-07": session, "DP-08": "skip: needs -slow (it holds a stream up to 3s)",
+		"DP-01": "pass", "DP-02": "skip: loopback", "DP-03": "skip: loopback", "DP-06": session, "DP-07": session, "DP-08": "skip: needs -slow (it holds a stream up to 3s)",
 		"DP-09": session, "DP-10": "pass", "DP-11": "pass", "DP-12": "info",
 	}
 	unprotected := "skip: needs a target that refuses requests without a token"
@@ -204,6 +204,13 @@ var modernFormFlaws = []modernFormFlaw{
 		}}}},
 	{sameAsLegacy: true, flawCase: flawCase{check: "AU-11"}},
 	{sameAsLegacy: true, flawCase: flawCase{check: "DP-01"}},
+	// The twin's request is the target's revision's: a twin that serves
+	// it is seen by what it served, a DiscoverResult.
+	{flawCase: flawCase{check: "DP-03", name: "the cleartext twin serves server/discover, with its own credential", want: probe.Warn,
+		says: "POST server/discover answered 200 application/json with a result, a DiscoverResult naming 2026-07-28: MCP in cleartext",
+		front: func(t *testing.T, upstream string) (probe.Target, probe.Options) {
+			return modernOverTLS(t, upstream, gatewayTwin)
+		}}},
 	{sameAsLegacy: true, flawCase: flawCase{check: "DP-04"}},
 	{flawCase: flawCase{check: "DP-05", name: "X-Forwarded-Host trusted", want: probe.Fail, says: "server/discover without a token, with forwarded headers: evil.example in",
 		flaw: flaw{response: trustsForwardedHost}}},
@@ -213,13 +220,17 @@ var modernFormFlaws = []modernFormFlaw{
 
 // modernFormVerdicts is what the clean modern-only reference earns on
 // the checks with a modern form, with -strict, alice's token and the
-// named ones: every one passes but DP-12, which finds no CORS at all.
+// named ones: every one passes but DP-12, which finds no CORS at all,
+// and DP-03, which skips: an http URL has no cleartext twin (its row
+// puts the reference behind TLS, and TestDP03OnAModernOnlyTarget holds
+// what a clean twin earns there).
 func modernFormVerdicts() map[string]probe.Verdict {
 	want := map[string]probe.Verdict{"PRE-01": probe.Pass}
 	for _, id := range probe.ModernForms() {
 		want[id] = probe.Pass
 	}
 	want["DP-12"] = probe.Info
+	want["DP-03"] = probe.Skip
 	return want
 }
 
@@ -245,7 +256,8 @@ func TestEveryModernFormHasAFlaw(t *testing.T) {
 // behind a proxy with one flaw, the checks with a modern form keep their
 // verdicts but the flawed one (and those that rest on it), which says
 // why; the proxy without a flaw changes none. A row with a front (DP-01:
-// a cleartext gateway on a public name) runs its check alone.
+// a cleartext gateway on a public name; DP-03: a TLS front and its
+// cleartext twin) runs its check alone.
 func TestEachModernFormFlawFailsItsCheck(t *testing.T) {
 	cases := []modernFormFlaw{{flawCase: flawCase{name: "no flaw: the reference passes"}}}
 	for _, fc := range modernFormFlaws {

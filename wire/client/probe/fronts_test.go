@@ -3,11 +3,16 @@ package probe_test
 import (
 	"bytes"
 	"compress/gzip"
+	"crypto/tls"
 	"net"
 	"regexp"
 	"strconv"
 	"strings"
+	"testing"
 	"time"
+
+	"rawmcp/wire/client/clienttest"
+	"rawmcp/wire/client/probe"
 )
 
 // The fronts of the deployment group's flaws (flaws_dp_test.go) and of
@@ -344,4 +349,48 @@ func chunk(b []byte) []byte {
 		return nil
 	}
 	return append(append([]byte(strconv.FormatInt(int64(len(b)), 16)+"\r\n"), b...), "\r\n"...)
+}
+
+// modernOverTLS is the modern-only reference at upstream behind a TLS
+// front for mcp.example.test that sends Strict-Transport-Security, with
+// the cleartext twin twin starts (nil leaves the refusing one), and the
+// options of a strict run with alice's token that trusts the front's CA.
+func modernOverTLS(t *testing.T, upstream string, twin func(t *testing.T, upstream, httpsURL string) string) (probe.Target, probe.Options) {
+	t.Helper()
+	pki := clienttest.NewCA(t, "rawmcp test CA")
+	cert := pki.Leaf(t, publicName, time.Now().Add(24*time.Hour))
+	port := startTLSFrontWith(t, upstream, cert, &tls.Config{}, hsts)
+	target := aimed(t, publicName, port)
+	if twin != nil {
+		twins.Store("127.0.0.1:"+port, twin(t, upstream, target.URL))
+	}
+	return target, probe.Options{Token: alice, Named: named, Strict: true, RootCAs: pki.Roots, Timeout: 20 * time.Second}
+}
+
+// gatewayTwin is a cleartext twin that relays every request to upstream
+// with its own credential (alice's token), as a gateway that
+// authenticates for its clients does: it serves MCP to whoever asks.
+func gatewayTwin(t *testing.T, upstream, _ string) string {
+	return startProxy(t, upstream, flaw{request: func(p *flawProxy, r *proxied) []byte {
+		r.set("Host", p.upstream)
+		r.set("Authorization", "Bearer "+alice)
+		return nil
+	}})
+}
+
+// relayTwin is a cleartext twin that relays every request to upstream
+// as it came: a protected server answers its challenge in cleartext.
+func relayTwin(t *testing.T, upstream, _ string) string {
+	return startProxy(t, upstream, flaw{request: func(p *flawProxy, r *proxied) []byte {
+		r.set("Host", p.upstream)
+		return nil
+	}})
+}
+
+// answeringTwin is a cleartext twin that gives every request answer,
+// with %URL% standing for the https URL.
+func answeringTwin(answer string) func(t *testing.T, upstream, httpsURL string) string {
+	return func(t *testing.T, _, httpsURL string) string {
+		return fakeServer(t, strings.ReplaceAll(answer, "%URL%", httpsURL))
+	}
 }

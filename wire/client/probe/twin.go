@@ -13,8 +13,11 @@ import (
 // else the name). Tests aim it at their own listener.
 var twinAddr = func(t Target) string { return t.DialAt(80) }
 
-// twinFault says what is wrong with the twin's answer, "" if nothing.
-func twinFault(r *reply, httpsURL string) string {
+// twinFault says what is wrong with the twin's answer to a request
+// whose JSON-RPC id is id (0 for the GET, which has none), "" if nothing.
+// An MCP answer is one of either revision: JSON-RPC in a 2xx body, a
+// DiscoverResult naming 2026-07-28 among them, or an event stream.
+func twinFault(r *reply, id int64, httpsURL string) string {
 	switch st := r.status(); {
 	case r.resp == nil:
 		return ""
@@ -29,6 +32,8 @@ func twinFault(r *reply, httpsURL string) string {
 		if _, ok := r.bearer(); ok {
 			return "answered a Bearer challenge in cleartext"
 		}
+	case is2xx(st) && supportsModern(r, id):
+		return r.describe() + ", a DiscoverResult naming " + modernVersion + ": MCP in cleartext"
 	case is2xx(st) && (len(r.messages()) > 0 || r.isSSE()):
 		return r.describe() + ": MCP in cleartext"
 	}
