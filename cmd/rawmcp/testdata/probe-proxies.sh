@@ -32,16 +32,23 @@
 #   ONLY="nginx caddy" ...   runs only these (nginx caddy haproxy go-sdk)
 #   JSON=1 ...   keeps every run's `probe -json` report in $REPORTS
 #                (default /tmp/rawmcp-proxies-reports), one file per run
+#   TRACE=1 ...  probes with -trace too: every exchange, redacted, in the run's
+#                probe.err (and beside its report in $REPORTS with JSON=1)
+#   WORK=DIR ... the scratch folder (created; default a fresh one in /tmp);
+#                with KEEP=1 it stays there after the run
 #   SLOW=1 ...   probes with -slow, so DP-08 holds an idle GET stream up to
 #                130 s through each proxy (every limit below grows to fit)
 set -euo pipefail
 
 REPO=${REPO:-$(cd "$(dirname "$0")/../../.." && pwd)}
 TESTDATA="$REPO/cmd/rawmcp/testdata"
-WORK=$(mktemp -d /tmp/rawmcp-proxies.XXXXXX)
+if [ -n "${WORK:-}" ]; then mkdir -p "$WORK"; else WORK=$(mktemp -d /tmp/rawmcp-proxies.XXXXXX); fi
 chmod 755 "$WORK" # nginx's workers read the certificate and write temp files here
 ONLY=${ONLY:-nginx caddy haproxy go-sdk}
 JSON=${JSON:-0}
+TRACE=${TRACE:-0}
+PROBE_TRACE=()
+if [ "$TRACE" = 1 ]; then PROBE_TRACE=(-trace); fi
 REPORTS=${REPORTS:-/tmp/rawmcp-proxies-reports}
 GO_SDK=github.com/modelcontextprotocol/go-sdk@v1.8.0
 SLOW=${SLOW:-0}
@@ -509,9 +516,10 @@ run_tls() {
 probe_line() {
 	local title=$1 dir=$2 rc=0
 	shift 2
-	timeout "$PROBE_TIMEOUT" "$RAWMCP" probe "$@" "${PROBE_SLOW[@]}" -token "$ALICE" -token2 "$BOB" -tokens "$TESTDATA/probe-named.json" \
+	timeout "$PROBE_TIMEOUT" "$RAWMCP" probe "$@" "${PROBE_SLOW[@]}" "${PROBE_TRACE[@]}" -token "$ALICE" -token2 "$BOB" -tokens "$TESTDATA/probe-named.json" \
 		-json >"$dir/probe.json" 2>"$dir/probe.err" || rc=$?
 	if [ "$JSON" = 1 ]; then cp "$dir/probe.json" "$REPORTS/${title// /-}.json"; fi
+	if [ "$JSON" = 1 ] && [ "$TRACE" = 1 ]; then cp "$dir/probe.err" "$REPORTS/${title// /-}.trace"; fi
 	python3 - "$title" "$rc" "$dir/probe.json" <<-'EOF'
 		import json, sys
 		title, rc, path = sys.argv[1], sys.argv[2], sys.argv[3]
