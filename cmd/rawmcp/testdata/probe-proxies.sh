@@ -105,8 +105,12 @@ if [ "$JSON" = 1 ]; then mkdir -p "$REPORTS"; fi
 # --- rawmcp and the certificates ---------------------------------------------------
 (cd "$REPO" && go build -o "$WORK/rawmcp" ./cmd/rawmcp)
 RAWMCP="$WORK/rawmcp"
+# The help is read whole before it is searched: piped into grep -q, which
+# exits at its first match, rawmcp died of SIGPIPE in some runs, pipefail made
+# that the pipeline's status, and the https probe runs were left out unsaid.
 PROBE_TLS=0
-if "$RAWMCP" probe -h 2>&1 | grep -q -- '-resolve' && "$RAWMCP" probe -h 2>&1 | grep -q -- '-cacert'; then
+probe_help=$("$RAWMCP" probe -h 2>&1 || true)
+if grep -q -- '-resolve' <<<"$probe_help" && grep -q -- '-cacert' <<<"$probe_help"; then
 	PROBE_TLS=1
 fi
 
