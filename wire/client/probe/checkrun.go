@@ -473,10 +473,15 @@ func (t *checkRun) learn(raw []byte, r *reply) {
 }
 
 // requestField returns the value of the first field called name in a
-// raw request's head, "" if there is none.
+// raw request's head, "" if there is none. Lines may end in CRLF or in a
+// bare LF (LF-05 sends those), and the head ends at the first empty line.
 func requestField(raw []byte, name string) string {
-	head, _, _ := bytes.Cut(raw, []byte("\r\n\r\n"))
-	for _, line := range bytes.Split(head, []byte("\r\n"))[1:] {
+	lines := bytes.Split(raw, []byte("\n"))
+	for _, line := range lines[1:] {
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		if len(line) == 0 {
+			break
+		}
 		n, v, ok := bytes.Cut(line, []byte(":"))
 		if ok && strings.EqualFold(string(n), name) {
 			return strings.Trim(string(v), " \t")

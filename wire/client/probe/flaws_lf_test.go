@@ -143,3 +143,34 @@ func TestLF07SaysWhatItSentAndWaited(t *testing.T) {
 		t.Errorf("LF-07's trace shows bytes it never sent, or not how many went out:\n%s", lf07)
 	}
 }
+
+// TestLF05EndsItsSession: a session opened by LF-05's bare-LF initialize is
+// deleted with the token it was opened with. The request's fields were read
+// only from CRLF-ended lines, so the cleanup's DELETE went without
+// Authorization and got 401, leaving the session open, behind nginx, Caddy
+// and HAProxy alike (all three serve bare LF).
+func TestLF05EndsItsSession(t *testing.T) {
+	srv := startRawmcp(t)
+	rep := run(t, startProxy(t, srv.Addr, flawFor(t, "LF-05").flaw), probe.Options{Token: alice, Only: []string{"LF-05"}})
+	deletes := 0
+	for _, res := range rep.Results {
+		if res.Check.ID != "LF-05" {
+			continue
+		}
+		if res.Verdict != probe.Warn {
+			t.Fatalf("LF-05 %s: %s, want the flaw to warn it", res.Verdict, res.Reason)
+		}
+		for _, x := range res.Exchanges {
+			if !strings.HasPrefix(x.Request, "DELETE ") {
+				continue
+			}
+			deletes++
+			if !strings.Contains(x.Request, "\r\nAuthorization: Bearer ") || !strings.HasPrefix(x.Response, "HTTP/1.1 2") {
+				t.Errorf("the session's DELETE:\n%s\nanswered:\n%s\nwant it sent with the token and served", x.Request, x.Response)
+			}
+		}
+	}
+	if deletes != 1 {
+		t.Errorf("%d DELETEs in LF-05's exchanges, want the one that ends its session", deletes)
+	}
+}
