@@ -11,7 +11,9 @@
 #          proxy's TLS listener; curl checks what a client sees there: the
 #          metadata's resource, the 401's resource_metadata, initialize with
 #          the public Origin, the GET stream's headers, a foreign Origin, DELETE.
-#          When `rawmcp probe` has -resolve and -cacert, the probe runs there too.
+#          When `rawmcp probe` has -resolve and -cacert, the probe runs there too;
+#          DP-03's cleartext twin (port 80) is resolved to 127.0.0.1 as well,
+#          so the probe looks the name up nowhere.
 #   plain  rawmcp serve -public-url http://127.0.0.1:PORT/mcp behind a plain
 #          listener of the same config, and `rawmcp probe` through it: its
 #          summary and every check that did not pass.
@@ -440,7 +442,7 @@ run_gosdk() {
 		stop_all
 		return
 	fi
-	probe_line "go-sdk nginx $config tls probe" "$dir" -url "$public" -resolve "$HOSTNAME_:$port:127.0.0.1" -cacert "$CA"
+	probe_line "go-sdk nginx $config tls probe" "$dir" -url "$public" -resolve "$HOSTNAME_:$port:127.0.0.1" -resolve "$HOSTNAME_:80:127.0.0.1" -cacert "$CA"
 	stop_all
 }
 
@@ -510,7 +512,7 @@ run_tls() {
 	line=$(printf '%s; ' "${got[@]}")
 	echo "VERDICT $proxy $config tls: $verdict: ${line%; }"
 	if [ "$PROBE_TLS" = 1 ]; then
-		probe_line "$proxy $config tls probe" "$dir" -url "$public" -resolve "$HOSTNAME_:$port:127.0.0.1" -cacert "$CA"
+		probe_line "$proxy $config tls probe" "$dir" -url "$public" -resolve "$HOSTNAME_:$port:127.0.0.1" -resolve "$HOSTNAME_:80:127.0.0.1" -cacert "$CA"
 	fi
 	stop_all
 }
