@@ -11,7 +11,9 @@
 #          proxy's TLS listener; curl checks what a client sees there: the
 #          metadata's resource, the 401's resource_metadata, initialize with
 #          the public Origin, the GET stream's headers, a foreign Origin, DELETE.
-#          When `rawmcp probe` has -resolve and -cacert, the probe runs there too.
+#          When `rawmcp probe` has -resolve and -cacert, the probe runs there too;
+#          DP-03's cleartext twin (port 80) is resolved to 127.0.0.1 as well,
+#          so the probe looks the name up nowhere.
 #   plain  rawmcp serve -public-url http://127.0.0.1:PORT/mcp behind a plain
 #          listener of the same config, and `rawmcp probe` through it: its
 #          summary and every check that did not pass.
@@ -32,16 +34,23 @@
 #   ONLY="nginx caddy" ...   runs only these (nginx caddy haproxy go-sdk)
 #   JSON=1 ...   keeps every run's `probe -json` report in $REPORTS
 #                (default /tmp/rawmcp-proxies-reports), one file per run
+#   TRACE=1 ...  probes with -trace too: every exchange, redacted, in the run's
+#                probe.err (and beside its report in $REPORTS with JSON=1)
+#   WORK=DIR ... the scratch folder (created; default a fresh one in /tmp);
+#                with KEEP=1 it stays there after the run
 #   SLOW=1 ...   probes with -slow, so DP-08 holds an idle GET stream up to
 #                130 s through each proxy (every limit below grows to fit)
 set -euo pipefail
 
 REPO=${REPO:-$(cd "$(dirname "$0")/../../.." && pwd)}
 TESTDATA="$REPO/cmd/rawmcp/testdata"
-WORK=$(mktemp -d /tmp/rawmcp-proxies.XXXXXX)
+if [ -n "${WORK:-}" ]; then mkdir -p "$WORK"; else WORK=$(mktemp -d /tmp/rawmcp-proxies.XXXXXX); fi
 chmod 755 "$WORK" # nginx's workers read the certificate and write temp files here
 ONLY=${ONLY:-nginx caddy haproxy go-sdk}
 JSON=${JSON:-0}
+TRACE=${TRACE:-0}
+PROBE_TRACE=()
+if [ "$TRACE" = 1 ]; then PROBE_TRACE=(-trace); fi
 REPORTS=${REPORTS:-/tmp/rawmcp-proxies-reports}
 GO_SDK=github.com/modelcontextprotocol/go-sdk@v1.8.0
 SLOW=${SLOW:-0}
@@ -98,8 +107,12 @@ if [ "$JSON" = 1 ]; then mkdir -p "$REPORTS"; fi
 # --- rawmcp and the certificates ---------------------------------------------------
 (cd "$REPO" && go build -o "$WORK/rawmcp" ./cmd/rawmcp)
 RAWMCP="$WORK/rawmcp"
+# The help is read whole before it is searched: piped into grep -q, which
+# exits at its first match, rawmcp died of SIGPIPE in some runs, pipefail made
+# that the pipeline's status, and the https probe runs were left out unsaid.
 PROBE_TLS=0
-if "$RAWMCP" probe -h 2>&1 | grep -q -- '-resolve' && "$RAWMCP" probe -h 2>&1 | grep -q -- '-cacert'; then
+probe_help=$("$RAWMCP" probe -h 2>&1 || true)
+if grep -q -- '-resolve' <<<"$probe_help" && grep -q -- '-cacert' <<<"$probe_help"; then
 	PROBE_TLS=1
 fi
 
@@ -429,7 +442,7 @@ run_gosdk() {
 		stop_all
 		return
 	fi
-	probe_line "go-sdk nginx $config tls probe" "$dir" -url "$public" -resolve "$HOSTNAME_:$port:127.0.0.1" -cacert "$CA"
+	probe_line "go-sdk nginx $config tls probe" "$dir" -url "$public" -resolve "$HOSTNAME_:$port:127.0.0.1" -resolve "$HOSTNAME_:80:127.0.0.1" -cacert "$CA"
 	stop_all
 }
 
@@ -499,7 +512,7 @@ run_tls() {
 	line=$(printf '%s; ' "${got[@]}")
 	echo "VERDICT $proxy $config tls: $verdict: ${line%; }"
 	if [ "$PROBE_TLS" = 1 ]; then
-		probe_line "$proxy $config tls probe" "$dir" -url "$public" -resolve "$HOSTNAME_:$port:127.0.0.1" -cacert "$CA"
+		probe_line "$proxy $config tls probe" "$dir" -url "$public" -resolve "$HOSTNAME_:$port:127.0.0.1" -resolve "$HOSTNAME_:80:127.0.0.1" -cacert "$CA"
 	fi
 	stop_all
 }
@@ -509,9 +522,10 @@ run_tls() {
 probe_line() {
 	local title=$1 dir=$2 rc=0
 	shift 2
-	timeout "$PROBE_TIMEOUT" "$RAWMCP" probe "$@" "${PROBE_SLOW[@]}" -token "$ALICE" -token2 "$BOB" -tokens "$TESTDATA/probe-named.json" \
+	timeout "$PROBE_TIMEOUT" "$RAWMCP" probe "$@" "${PROBE_SLOW[@]}" "${PROBE_TRACE[@]}" -token "$ALICE" -token2 "$BOB" -tokens "$TESTDATA/probe-named.json" \
 		-json >"$dir/probe.json" 2>"$dir/probe.err" || rc=$?
 	if [ "$JSON" = 1 ]; then cp "$dir/probe.json" "$REPORTS/${title// /-}.json"; fi
+	if [ "$JSON" = 1 ] && [ "$TRACE" = 1 ]; then cp "$dir/probe.err" "$REPORTS/${title// /-}.trace"; fi
 	python3 - "$title" "$rc" "$dir/probe.json" <<-'EOF'
 		import json, sys
 		title, rc, path = sys.argv[1], sys.argv[2], sys.argv[3]

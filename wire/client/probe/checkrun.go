@@ -473,15 +473,16 @@ func (t *checkRun) learn(raw []byte, r *reply) {
 }
 
 // requestField returns the value of the first field called name in a
-// raw request's head, "" if there is none. The head's lines may end in
-// bare LF (LF-05 sends such a head, and a server may serve it).
+// raw request's head, "" if there is none. Lines may end in CRLF or in a
+// bare LF (LF-05 sends those), and the head ends at the first empty line.
 func requestField(raw []byte, name string) string {
-	head, _, _ := bytes.Cut(raw, []byte("\r\n\r\n"))
-	if lf, _, ok := bytes.Cut(raw, []byte("\n\n")); ok && len(lf) < len(head) {
-		head = lf
-	}
-	for _, line := range bytes.Split(head, []byte("\n"))[1:] {
-		n, v, ok := bytes.Cut(bytes.TrimSuffix(line, []byte("\r")), []byte(":"))
+	lines := bytes.Split(raw, []byte("\n"))
+	for _, line := range lines[1:] {
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		if len(line) == 0 {
+			break
+		}
+		n, v, ok := bytes.Cut(line, []byte(":"))
 		if ok && strings.EqualFold(string(n), name) {
 			return strings.Trim(string(v), " \t")
 		}

@@ -143,3 +143,68 @@ func TestLF07SaysWhatItSentAndWaited(t *testing.T) {
 		t.Errorf("LF-07's trace shows bytes it never sent, or not how many went out:\n%s", lf07)
 	}
 }
+
+// TestLF05EndsItsSession: a session opened by LF-05's bare-LF initialize is
+// deleted with the token it was opened with. The request's fields were read
+// only from CRLF-ended lines, so the cleanup's DELETE went without
+// Authorization and got 401, leaving the session open, behind nginx, Caddy
+// and HAProxy alike (all three serve bare LF).
+func TestLF05EndsItsSession(t *testing.T) {
+	srv := startRawmcp(t)
+	rep := run(t, startProxy(t, srv.Addr, flawFor(t, "LF-05").flaw), probe.Options{Token: alice, Only: []string{"LF-05"}})
+	deletes := 0
+	for _, res := range rep.Results {
+		if res.Check.ID != "LF-05" {
+			continue
+		}
+		if res.Verdict != probe.Warn {
+			t.Fatalf("LF-05 %s: %s, want the flaw to warn it", res.Verdict, res.Reason)
+		}
+		for _, x := range res.Exchanges {
+			if !strings.HasPrefix(x.Request, "DELETE ") {
+				continue
+			}
+			deletes++
+			if !strings.Contains(x.Request, "\r\nAuthorization: Bearer ") || !strings.HasPrefix(x.Response, "HTTP/1.1 2") {
+				t.Errorf("the session's DELETE:\n%s\nanswered:\n%s\nwant it sent with the token and served", x.Request, x.Response)
+			}
+		}
+	}
+	if deletes != 1 {
+		t.Errorf("%d DELETEs in LF-05's exchanges, want the one that ends its session", deletes)
+	}
+}
+
+// TestLF01SaysHowMuchOfTheBodyWentBeforeA5xx: a hop that answers 502
+// after taking a part of the 8 MiB body (Caddy, when rawmcp's 413 and close
+// overtake its upload) gets a reason that says how many bytes went, not
+// that the whole body was read: the reason said "after reading the whole
+// 8 MiB body" while the exchange showed 4128768 of 8388894 bytes taken.
+func TestLF01SaysHowMuchOfTheBodyWentBeforeA5xx(t *testing.T) {
+	srv := startRawmcp(t)
+	badGateway := flaw{raw: func(_ *flawProxy, nc net.Conn, pending []byte) bool {
+		n, _ := strconv.Atoi(field(pending, "Content-Length"))
+		if n <= 1<<20 {
+			return false
+		}
+		if tc, ok := nc.(*net.TCPConn); ok {
+			tc.SetReadBuffer(64 << 10) // so the rest of the body waits in the probe
+		}
+		readBody(nc, 1<<20)
+		nc.Write([]byte("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"))
+		time.Sleep(2 * time.Second) // reading nothing more, as a hop whose upstream is gone
+		return true
+	}}
+	rep := run(t, startProxy(t, srv.Addr, badGateway), probe.Options{Token: alice, Only: []string{"LF-01"}})
+	for _, res := range rep.Results {
+		if res.Check.ID != "LF-01" {
+			continue
+		}
+		if res.Verdict != probe.Warn {
+			t.Errorf("LF-01 %s, want warn (a 502 is no sign of a limit)", res.Verdict)
+		}
+		if strings.Contains(res.Reason, "whole") || !strings.Contains(res.Reason, "502") || !regexp.MustCompile(`\d+ of \d+ bytes`).MatchString(res.Reason) {
+			t.Errorf("LF-01 reason %q, want the 502 and how many bytes of the body went before it", res.Reason)
+		}
+	}
+}

@@ -171,6 +171,11 @@ func (a bodyAnswer) judge(t *checkRun, before string) outcome {
 		return t.pass("%srefused %s with %d before the body was read (%d of %d bytes)", before, a.size, a.r.status(), a.f.Written, a.length)
 	case a.kind == bodyRefused:
 		return t.pass("%sclosed the connection after %d of %d bytes of %s", before, a.f.Written, a.length, a.size)
+	case a.f.Stream != nil && !a.all:
+		// An answer that is no refusal (a 502 from a hop whose upstream
+		// refused and closed mid-upload) before the whole body went.
+		return t.unmet("%s%s after %d of %d bytes of the %s body, not 413 or another 4xx", before, a.r.describe(), a.f.Written, a.length, a.size).
+			with(expected, fmt.Sprintf("%s after %d of %d bytes", a.r.actual(), a.f.Written, a.length))
 	case a.f.Stream != nil:
 		return t.unmet("%s%s after reading the whole %s body, not 413", before, a.r.describe(), a.size).with(expected, a.r.actual()+" after "+a.size)
 	case a.f.Written == 0:

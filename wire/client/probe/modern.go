@@ -61,6 +61,20 @@ func supportsModern(r *reply, id int64) bool {
 	return json.Unmarshal(m.Result, &res) == nil && slices.Contains(res.SupportedVersions, modernVersion)
 }
 
+// supportedVersionsOf is the supportedVersions of a discover answer's
+// result, nil when it carries none.
+func supportedVersionsOf(r *reply) []string {
+	for _, m := range r.messages() {
+		var res struct {
+			SupportedVersions []string `json:"supportedVersions"`
+		}
+		if m.Result != nil && json.Unmarshal(m.Result, &res) == nil && len(res.SupportedVersions) > 0 {
+			return res.SupportedVersions
+		}
+	}
+	return nil
+}
+
 // capabilitiesOf is the capabilities object of a discover answer, or nil.
 func capabilitiesOf(r *reply) map[string]json.RawMessage {
 	for _, m := range r.messages() {

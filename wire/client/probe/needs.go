@@ -35,6 +35,8 @@ func (p *prober) missing(ctx context.Context, c *Check) string {
 		return "needs a target that speaks MCP 2025-11-25, for " + c.legacyFor + ": this one serves no initialize (it speaks " + strings.Join(p.revisions(), ", ") + ")"
 	case n&NeedLegacy != 0 && !p.legacy:
 		return "needs a target that speaks MCP 2025-11-25: this one serves no initialize (it speaks " + strings.Join(p.revisions(), ", ") + ")"
+	case n&NeedModern != 0 && !p.modern && len(p.listed) > 0:
+		return "needs a target that speaks MCP 2026-07-28: this one's server/discover lists " + strings.Join(p.listed, ", ")
 	case n&NeedModern != 0 && !p.modern:
 		return "needs a target that speaks MCP 2026-07-28: this one serves no server/discover"
 	case n&NeedAuth != 0 && !p.auth:

@@ -46,7 +46,7 @@ func runPRE01(t *checkRun) outcome {
 	info, caps, legacyFault := initializeResult(r, id)
 	p.legacy = legacyFault == ""
 	disc, modern := t.discover("server/discover (MCP " + modernVersion + ")")
-	p.modern = modern
+	p.modern, p.listed = modern, supportedVersionsOf(disc)
 	switch {
 	case !p.legacy && !p.modern && (r.status() == 403 || r.status() == 421):
 		return t.errored("%s", t.hostRefused(r)).with("an InitializeResult", r.actual())

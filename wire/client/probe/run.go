@@ -149,10 +149,14 @@ type prober struct {
 	markers markers
 
 	// What the preflight learned.
-	auth        bool          // the target refuses a request without a token
-	tokenless   bool          // auth, and the run has no token: checks that need one skip
-	legacy      bool          // initialize is served (MCP 2025-11-25)
-	modern      bool          // server/discover is served (MCP 2026-07-28)
+	auth      bool // the target refuses a request without a token
+	tokenless bool // auth, and the run has no token: checks that need one skip
+	legacy    bool // initialize is served (MCP 2025-11-25)
+	modern    bool // server/discover is served (MCP 2026-07-28)
+	// listed is the supportedVersions of the preflight's server/discover
+	// result, nil when it answered none: a server that answers it without
+	// 2026-07-28 (the Go SDK v1.8.0) is not modern, but it does serve it.
+	listed      []string
 	version     string        // negotiated protocol version
 	sampleID    string        // a session id the target issued ("" if none)
 	pace        time.Duration // how long PRE-01's initialize took to be answered whole

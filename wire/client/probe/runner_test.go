@@ -309,3 +309,26 @@ func TestWrongEraRestsOnNoFinding(t *testing.T) {
 		t.Errorf("V2-24 %q, want %q", got["V2-24"], want)
 	}
 }
+
+// TestModernSkipSaysWhatDiscoverListed: on a 2025-11-25 server that
+// answers server/discover with a result whose supportedVersions lack
+// 2026-07-28 (the Go SDK v1.8.0), a check that needs 2026-07-28 says so,
+// not that the server serves no server/discover.
+func TestModernSkipSaysWhatDiscoverListed(t *testing.T) {
+	srv := startRawmcp(t)
+	legacyDiscover := flaw{request: func(_ *flawProxy, r *proxied) []byte {
+		if id, method, _ := bodyOf(r); method == "server/discover" {
+			return answer("200 OK", "application/json", `{"jsonrpc":"2.0","id":`+id+`,"result":{"resultType":"complete","supportedVersions":["2025-11-25","2025-06-18"],"capabilities":{"tools":{}}}}`)
+		}
+		return nil
+	}}
+	rep := run(t, startProxy(t, srv.Addr, legacyDiscover), probe.Options{Token: alice, Only: []string{"V2-01"}})
+	for _, res := range rep.Results {
+		if res.Check.ID != "V2-01" {
+			continue
+		}
+		if want := "skip: needs a target that speaks MCP 2026-07-28: this one's server/discover lists 2025-11-25, 2025-06-18"; string(res.Verdict)+": "+res.Reason != want {
+			t.Errorf("V2-01 %s: %q, want %q", res.Verdict, res.Reason, want)
+		}
+	}
+}
