@@ -102,7 +102,7 @@ func runDP02(t *checkRun) outcome {
 var dp03 = Check{asks: askEither, ID: "DP-03", Level: Should, Source: "RFC 6797; RFC 9325 §3.2", Rule: rule.NoCleartextTwin,
 	Section: "RFC 9325 §3.2; RFC 6797", Keyword: "SHOULD", Binds: Deployment,
 	Title:    "The cleartext twin does not serve MCP",
-	Sends:    "POST initialize (server/discover to a 2026-07-28-only target) and GET, without a token, to http://HOST/PATH of an https URL (port 80, dialled as the endpoint is: -resolve HOST:80:ADDR)",
+	Sends:    "POST initialize (server/discover to a 2026-07-28-only target) and GET, without a token, to http://HOST/PATH of an https URL (port 80: -resolve HOST:80:ADDR, else the endpoint's address)",
 	Passes:   "each refused, or 301/308 to the same https URL, never an MCP answer; hardening: the run's 2xx answers carry Strict-Transport-Security",
 	Fix:      "Answer cleartext http requests to the host with a 301 or 308 to the https URL, or not at all, never with MCP, and send Strict-Transport-Security on https answers. nginx: add_header Strict-Transport-Security \"max-age=31536000\" always; Caddy: header Strict-Transport-Security max-age=31536000; HAProxy: http-response set-header Strict-Transport-Security max-age=31536000.",
 	Link:     "https://www.rfc-editor.org/rfc/rfc9325#section-3.2",
@@ -137,7 +137,7 @@ func runDP03(t *checkRun) outcome {
 		r := t.sendTo(twin, x.what+" to "+twin.URL, x.raw)
 		switch fault := twinFault(r, x.id, target.URL); {
 		case r.resp == nil:
-			seen = append(seen, x.what+": no answer")
+			seen = append(seen, x.what+": "+twinSilence(r.err))
 		case fault != "":
 			faults = append(faults, x.what+" "+fault)
 		default:

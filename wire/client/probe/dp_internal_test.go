@@ -124,3 +124,41 @@ func tlsServer(t *testing.T, cfg *tls.Config) string {
 		nc.(*tls.Conn).Handshake()
 	})
 }
+
+// TestTwinIsDialledAsTheEndpointIs: DP-03's cleartext twin is port 80 of
+// the address the run was aimed at. A -resolve entry for port 80 wins;
+// a run aimed at an address by its own port's entry dials that address,
+// never the name (a lookup would leave the machine it was aimed at); a
+// name given no entry is dialled by name.
+func TestTwinIsDialledAsTheEndpointIs(t *testing.T) {
+	entry := func(s string) Resolve {
+		r, err := ParseResolve(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	for _, tt := range []struct {
+		name, url string
+		resolve   []Resolve
+		want      string
+	}{
+		{"an entry for port 80", "https://mcp.example.test/mcp", []Resolve{entry("mcp.example.test:443:127.0.0.2"), entry("mcp.example.test:80:127.0.0.3")}, "127.0.0.3:80"},
+		{"the endpoint's own entry only", "https://mcp.example.test/mcp", []Resolve{entry("mcp.example.test:443:127.0.0.2")}, "127.0.0.2:80"},
+		{"the endpoint's entry on another port", "https://mcp.example.test:8443/mcp", []Resolve{entry("mcp.example.test:8443:[::1]")}, "[::1]:80"},
+		{"an entry for another name", "https://mcp.example.test/mcp", []Resolve{entry("other.example.test:443:127.0.0.2")}, "mcp.example.test:80"},
+		{"no entry", "https://mcp.example.test/mcp", nil, "mcp.example.test:80"},
+		{"localhost", "https://localhost:8443/mcp", nil, "127.0.0.1:80"},
+		{"an address", "https://127.0.0.4:8443/mcp", nil, "127.0.0.4:80"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			target, err := ParseTarget(tt.url, tt.resolve...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := twinAt(target); got != tt.want {
+				t.Errorf("twin of %s dialled at %s, want %s", tt.url, got, tt.want)
+			}
+		})
+	}
+}

@@ -358,7 +358,7 @@ func TestDP03OnAModernOnlyTarget(t *testing.T) {
 		{"the twin relays to the server, which answers its challenge", relayTwin, probe.Warn,
 			"the cleartext twin " + twinURL + ": POST server/discover answered a Bearer challenge in cleartext and GET answered a Bearer challenge in cleartext"},
 		{"the twin refuses: every connection closed", nil, probe.Pass,
-			"the twin serves no MCP (POST server/discover: no answer and GET: no answer); the 2xx answers carry Strict-Transport-Security"},
+			"the twin serves no MCP (POST server/discover: closed without an answer and GET: closed without an answer); the 2xx answers carry Strict-Transport-Security"},
 		{"308 to the https URL", answeringTwin("HTTP/1.1 308 Permanent Redirect\r\nLocation: %URL%\r\nContent-Length: 0\r\n\r\n"), probe.Pass,
 			"the twin serves no MCP (POST server/discover answered 308 and GET answered 308); the 2xx answers carry Strict-Transport-Security"},
 		{"302 to the https URL", answeringTwin("HTTP/1.1 302 Found\r\nLocation: %URL%\r\nContent-Length: 0\r\n\r\n"), probe.Warn,

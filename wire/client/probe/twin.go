@@ -4,14 +4,27 @@ package probe
 // answers carry.
 
 import (
+	"net/netip"
 	"net/url"
 	"strconv"
 )
 
-// twinAddr is the address of the target's cleartext twin: port 80 of
-// its host, dialled as the endpoint is (a -resolve entry for port 80,
-// else the name). Tests aim it at their own listener.
-var twinAddr = func(t Target) string { return t.DialAt(80) }
+// twinAddr is the address of the target's cleartext twin (twinAt);
+// tests aim it at their own listener.
+var twinAddr = twinAt
+
+// twinAt is port 80 of the target's host, dialled as the endpoint is: a
+// -resolve entry for port 80, else port 80 of the address the endpoint's
+// own -resolve entry names, else the name. A run aimed at an address
+// never looks the name up for its twin: that lookup would leave the
+// machine the run was aimed at, and could reach another host.
+func twinAt(t Target) string {
+	at := t.DialAt(80)
+	if aimed, err := netip.ParseAddrPort(t.Dial); err == nil && at == t.Hostname+":80" {
+		return netip.AddrPortFrom(aimed.Addr(), 80).String()
+	}
+	return at
+}
 
 // twinFault says what is wrong with the twin's answer to a request
 // whose JSON-RPC id is id (0 for the GET, which has none), "" if nothing.
@@ -78,4 +91,18 @@ func (t *checkRun) sendTo(to Target, step string, raw []byte) *reply {
 	r.close()
 	t.record(step, raw, r)
 	return r
+}
+
+// twinSilence says how the twin gave no answer: nothing listened, the
+// connection closed (by a reset or by a FIN, which only timing tells
+// apart when a server closes at once), or the error itself, such as a
+// name that did not resolve.
+func twinSilence(err error) string {
+	switch how := hangUp(err); how {
+	case "":
+		return "no answer (" + errText(err) + ")"
+	case "connection refused":
+		return how
+	}
+	return "closed without an answer"
 }
