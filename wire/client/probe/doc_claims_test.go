@@ -222,3 +222,39 @@ func TestReadmeNamesEveryAfter(t *testing.T) {
 		t.Errorf("Check.After (-declared +named in README.md):\n%s", diff)
 	}
 }
+
+// TestDocShowsHO02AsDeclared: the declaration doc.go shows is HO-02's as
+// ho.go declares it: its title, what it sends and passes, its sessions
+// and the request it asks of either revision, and no need its group's era
+// already adds (the era is said once, by the group).
+func TestDocShowsHO02AsDeclared(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "doc.go", nil, parser.ParseComments|parser.PackageClauseOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := f.Doc.Text()
+	i := strings.Index(doc, "var ho02 = Check{")
+	if i < 0 {
+		t.Fatal("doc.go no longer shows HO-02's declaration")
+	}
+	example := doc[i : i+strings.Index(doc[i:], "}")]
+	field := func(name string) string {
+		m := regexp.MustCompile(name + `:\s+("[^"]*"|\w+)`).FindStringSubmatch(example)
+		if m == nil {
+			return ""
+		}
+		if v, err := strconv.Unquote(m[1]); err == nil {
+			return v
+		}
+		return m[1]
+	}
+	want := map[string]string{"Title": ho02.Title, "Sends": ho02.Sends, "Passes": ho02.Passes, "Sessions": strconv.Itoa(ho02.Sessions), "asks": "askEither", "Needs": ""}
+	if ho02.asks != askEither || ho02.Needs != 0 {
+		t.Fatalf("HO-02 asks %d and needs %v: update the example's asks and Needs", ho02.asks, ho02.Needs)
+	}
+	for name, v := range want {
+		if got := field(name); got != v {
+			t.Errorf("doc.go's HO-02 has %s %q, ho.go %q", name, got, v)
+		}
+	}
+}
