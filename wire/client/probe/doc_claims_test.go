@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -257,4 +258,72 @@ func TestDocShowsHO02AsDeclared(t *testing.T) {
 			t.Errorf("doc.go's HO-02 has %s %q, ho.go %q", name, got, v)
 		}
 	}
+}
+
+// TestReadmeNamesWhatEachBoundaryCheckAsks: the README's sentence on what
+// a boundary check asks of the target (Check.asks) names each check of a
+// boundary group under the ask it declares: requests of either revision,
+// a 2025-11-25 session, requests of its own, or none (a check that sends
+// nothing); PRE-01 and PRE-03, which send the opening requests as the
+// runner's preflight and its last question, apart.
+func TestReadmeNamesWhatEachBoundaryCheckAsks(t *testing.T) {
+	declared := map[string][]string{}
+	for _, g := range groups {
+		if g.era != eraBoundary {
+			continue
+		}
+		for _, c := range g.checks {
+			kind := map[ask]string{askEither: "either", askSession: "session", askOwn: "own"}[c.asks]
+			switch {
+			case c.ID == preflight.ID || c.ID == pre03.ID:
+				continue
+			case c.asks == askOwn && strings.HasPrefix(c.Sends, "nothing"):
+				kind = "none"
+			}
+			declared[kind] = append(declared[kind], c.ID)
+		}
+	}
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(string(readme)), " ")
+	m := regexp.MustCompile(`says what it asks of the target \(` + "`Check.asks`" + `\): requests of either revision \((.*?)\), a 2025-11-25 session \((.*?)\), or requests of its own, fit for any HTTP endpoint \((.*?)\), or none \((.*?)\)`).FindStringSubmatch(text)
+	if m == nil {
+		t.Fatal("README.md no longer says what each boundary check asks")
+	}
+	named := map[string][]string{}
+	for i, kind := range []string{"either", "session", "own", "none"} {
+		list := m[i+1]
+		if kind == "session" {
+			// After the skip it quotes: "…` for MM-04; PRE-02, MM-04, …".
+			list = list[strings.LastIndex(list, "; ")+1:]
+		}
+		named[kind] = idsIn(list)
+	}
+	for kind := range declared {
+		slices.Sort(declared[kind])
+		slices.Sort(named[kind])
+	}
+	if diff := cmp.Diff(declared, named); diff != "" {
+		t.Errorf("what the boundary's checks ask (-declared +named in README.md):\n%s", diff)
+	}
+}
+
+// idsIn are the check ids a README list names, "HO-01 to HO-06" each of
+// the range.
+func idsIn(list string) []string {
+	var out []string
+	for _, m := range regexp.MustCompile(`\b([A-Z][A-Z0-9]*)-(\d+)(?: to ([A-Z][A-Z0-9]*)-(\d+))?`).FindAllStringSubmatch(list, -1) {
+		if m[3] == "" {
+			out = append(out, m[0])
+			continue
+		}
+		from, _ := strconv.Atoi(m[2])
+		to, _ := strconv.Atoi(m[4])
+		for n := from; n <= to; n++ {
+			out = append(out, fmt.Sprintf("%s-%02d", m[1], n))
+		}
+	}
+	return out
 }
