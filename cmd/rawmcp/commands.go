@@ -130,7 +130,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		"listener stays on -addr. Lowercase http or https, no default port, userinfo, query, fragment or trailing slash")
 	var origins, tenants listFlag
 	fs.Var(&origins, "origin", "another allowed Origin, exactly as browsers send it (repeatable); http://127.0.0.1:PORT and http://localhost:PORT, the server's own, are always allowed, and so is a request with no Origin")
-	tokens := fs.String("tokens", "", "a JSON list of token records (the format above); \"self\" as audience or resource means this server")
+	tokens := fs.String("tokens", "", "a JSON list of token records (the format above); \"self\" in audience, resource, authorization_resource or token_resource means this server")
 	fs.Var(&tenants, "tenant", "tenant on the ACL (repeatable; default: every tenant a token names)")
 	fs.StringVar(&opts.Issuer, "issuer", opts.Issuer, "the one accepted token issuer")
 	fs.IntVar(&opts.MaxSessions, "sessions", opts.MaxSessions, "most live sessions; one more initialize gets 503")

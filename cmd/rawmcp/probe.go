@@ -58,19 +58,20 @@ func probeAbout() string {
 		"metadata paths or in a query; outputs show tokens and session ids as correlation ids.\n\n" +
 		"Output: on stdout the findings first (failures, warnings, checks that could not run,\n" +
 		"each with its evidence and fix), then skips, reports, passes and a summary line; -q\n" +
-		"keeps what did not pass; -json prints one JSON document instead. On a terminal the\n" +
-		"verdicts are marked and coloured (not with NO_COLOR set). -html FILE writes a\n" +
-		"self-contained page, -sarif FILE a SARIF 2.1.0 log for code scanning (results only for\n" +
-		"findings, located at -sarif-location, a file of your repository). Progress goes to\n" +
-		"stderr (a live line on a terminal, a line per check otherwise; -q and -trace silence\n" +
-		"it); -trace prints every exchange there instead. Output paths are checked before the\n" +
-		"run.\n\n" +
+		"keeps the findings, skips and summary; -json prints one JSON document instead. On a\n" +
+		"terminal the verdicts are marked and coloured (not with NO_COLOR set). -html FILE writes\n" +
+		"a self-contained page, -sarif FILE a SARIF 2.1.0 log for code scanning (results only\n" +
+		"for findings of checks that finished and no baseline accepts, located at\n" +
+		"-sarif-location, a file of your repository). Progress goes to stderr (a live line on a\n" +
+		"terminal, a line per check otherwise; -q and -trace silence it); -trace prints every\n" +
+		"exchange there instead. Output paths are checked before the run.\n\n" +
 		"Baselines: -baseline FILE accepts what a deployment is known to have, so CI fails only\n" +
 		"on a regression: a check that newly fails, warns or errors. FILE is what\n" +
 		"-write-baseline wrote, a -json report, or {\"HO-01\": \"warn\", \"V2\": \"skip\"} (ids or\n" +
 		"groups; an entry may be {\"verdict\": \"fail\", \"reason\": \"...\", \"expires\": \"2027-01-31\"},\n" +
-		"and an expired one accepts nothing). A check absent from the baseline may pass or skip;\n" +
-		"one a later catalogue edition added is reported as new, never as a regression.\n\n" +
+		"and an expired one accepts nothing). A check absent from the baseline may pass, skip or\n" +
+		"report (info); one a later catalogue edition added is reported as new, never as a\n" +
+		"regression.\n\n" +
 		"Explore: -explore N runs N random walks of at most -explore-steps steps instead of\n" +
 		"the checks, over what a client can do (initialize, initialized, ping, a list, GET with\n" +
 		"and without cursors, DELETE, reuse of an ended id, -token2 on the first's session, a bad\n" +
@@ -135,7 +136,7 @@ func newProbeFlags() (*flagSet, *probeFlags) {
 	fs.StringVar(&f.baseline, "baseline", "", "accept the findings this file lists (-write-baseline's, a -json report, or {\"ID or group\": \"verdict\"}): exit 1 only on a regression")
 	fs.StringVar(&f.writeBaseline, "write-baseline", "", "also write this run's findings to this file as a baseline that accepts them")
 	fs.BoolVar(&f.asJSON, "json", false, "print one JSON document instead of the text report")
-	fs.BoolVar(&f.quiet, "q", false, "print only what did not pass and the summary; no progress")
+	fs.BoolVar(&f.quiet, "q", false, "print only the findings, the skips and the summary; no progress")
 	fs.StringVar(&f.html, "html", "", "also write a self-contained HTML report to this file")
 	fs.StringVar(&f.sarif, "sarif", "", "also write a SARIF 2.1.0 log of the findings to this file, for code scanning")
 	fs.StringVar(&f.sarifLocation, "sarif-location", probe.DefaultSARIFLocation, "with -sarif: the file of your repository (relative to its root) each result points at")

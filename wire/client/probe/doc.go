@@ -12,9 +12,9 @@
 // v2_results.go):
 //
 //	// HO-02: a foreign Origin on POST gets 403.
-//	var ho02 = Check{ID: "HO-02", Level: Must, Source: "...", Rule: rule.OriginRefused, Needs: NeedLegacy,
+//	var ho02 = Check{asks: askEither, ID: "HO-02", Level: Must, Source: "...", Rule: rule.OriginRefused,
 //		Title:  "Foreign Origin refused",
-//		Sends:  "initialize with Origin: http://evil.example and the run's token",
+//		Sends:  "initialize (server/discover to a 2026-07-28-only target) with Origin: http://evil.example and the run's token",
 //		Passes: "403 only",
 //		Sessions: 1, run: runHO02}
 //

@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -221,4 +222,108 @@ func TestReadmeNamesEveryAfter(t *testing.T) {
 	if diff := cmp.Diff(declared, named); diff != "" {
 		t.Errorf("Check.After (-declared +named in README.md):\n%s", diff)
 	}
+}
+
+// TestDocShowsHO02AsDeclared: the declaration doc.go shows is HO-02's as
+// ho.go declares it: its title, what it sends and passes, its sessions
+// and the request it asks of either revision, and no need its group's era
+// already adds (the era is said once, by the group).
+func TestDocShowsHO02AsDeclared(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "doc.go", nil, parser.ParseComments|parser.PackageClauseOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := f.Doc.Text()
+	i := strings.Index(doc, "var ho02 = Check{")
+	if i < 0 {
+		t.Fatal("doc.go no longer shows HO-02's declaration")
+	}
+	example := doc[i : i+strings.Index(doc[i:], "}")]
+	field := func(name string) string {
+		m := regexp.MustCompile(name + `:\s+("[^"]*"|\w+)`).FindStringSubmatch(example)
+		if m == nil {
+			return ""
+		}
+		if v, err := strconv.Unquote(m[1]); err == nil {
+			return v
+		}
+		return m[1]
+	}
+	want := map[string]string{"Title": ho02.Title, "Sends": ho02.Sends, "Passes": ho02.Passes, "Sessions": strconv.Itoa(ho02.Sessions), "asks": "askEither", "Needs": ""}
+	if ho02.asks != askEither || ho02.Needs != 0 {
+		t.Fatalf("HO-02 asks %d and needs %v: update the example's asks and Needs", ho02.asks, ho02.Needs)
+	}
+	for name, v := range want {
+		if got := field(name); got != v {
+			t.Errorf("doc.go's HO-02 has %s %q, ho.go %q", name, got, v)
+		}
+	}
+}
+
+// TestReadmeNamesWhatEachBoundaryCheckAsks: the README's sentence on what
+// a boundary check asks of the target (Check.asks) names each check of a
+// boundary group under the ask it declares: requests of either revision,
+// a 2025-11-25 session, requests of its own, or none (a check that sends
+// nothing); PRE-01 and PRE-03, which send the opening requests as the
+// runner's preflight and its last question, apart.
+func TestReadmeNamesWhatEachBoundaryCheckAsks(t *testing.T) {
+	declared := map[string][]string{}
+	for _, g := range groups {
+		if g.era != eraBoundary {
+			continue
+		}
+		for _, c := range g.checks {
+			kind := map[ask]string{askEither: "either", askSession: "session", askOwn: "own"}[c.asks]
+			switch {
+			case c.ID == preflight.ID || c.ID == pre03.ID:
+				continue
+			case c.asks == askOwn && strings.HasPrefix(c.Sends, "nothing"):
+				kind = "none"
+			}
+			declared[kind] = append(declared[kind], c.ID)
+		}
+	}
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(string(readme)), " ")
+	m := regexp.MustCompile(`says what it asks of the target \(` + "`Check.asks`" + `\): requests of either revision \((.*?)\), a 2025-11-25 session \((.*?)\), or requests of its own, fit for any HTTP endpoint \((.*?)\), or none \((.*?)\)`).FindStringSubmatch(text)
+	if m == nil {
+		t.Fatal("README.md no longer says what each boundary check asks")
+	}
+	named := map[string][]string{}
+	for i, kind := range []string{"either", "session", "own", "none"} {
+		list := m[i+1]
+		if kind == "session" {
+			// After the skip it quotes: "…` for MM-04; PRE-02, MM-04, …".
+			list = list[strings.LastIndex(list, "; ")+1:]
+		}
+		named[kind] = idsIn(list)
+	}
+	for kind := range declared {
+		slices.Sort(declared[kind])
+		slices.Sort(named[kind])
+	}
+	if diff := cmp.Diff(declared, named); diff != "" {
+		t.Errorf("what the boundary's checks ask (-declared +named in README.md):\n%s", diff)
+	}
+}
+
+// idsIn are the check ids a README list names, "HO-01 to HO-06" each of
+// the range.
+func idsIn(list string) []string {
+	var out []string
+	for _, m := range regexp.MustCompile(`\b([A-Z][A-Z0-9]*)-(\d+)(?: to ([A-Z][A-Z0-9]*)-(\d+))?`).FindAllStringSubmatch(list, -1) {
+		if m[3] == "" {
+			out = append(out, m[0])
+			continue
+		}
+		from, _ := strconv.Atoi(m[2])
+		to, _ := strconv.Atoi(m[4])
+		for n := from; n <= to; n++ {
+			out = append(out, fmt.Sprintf("%s-%02d", m[1], n))
+		}
+	}
+	return out
 }
