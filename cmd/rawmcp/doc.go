@@ -29,7 +29,8 @@
 // regression; with -require-all, a MUST check skipped), 2 for a usage
 // error, 3 when the budget ran out or a rate limit stopped the run first,
 // 4 when the target could not be judged (not reached, TLS, no MCP
-// endpoint, a refused token). -h prints a command's help on stdout; a
+// endpoint, a refused token), 5 when a report could not be written after
+// the run. -h prints a command's help on stdout; a
 // usage error is one line, the short usage and where the rest is, on
 // stderr.
 //

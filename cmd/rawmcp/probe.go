@@ -91,6 +91,7 @@ func probeAbout() string {
 const (
 	exitIncomplete = 3 // the budget ran out, or a rate limit stopped the run, before every check finished
 	exitUnjudged   = 4 // the target could not be judged (PRE-01)
+	exitUnwritten  = 5 // a report could not be written after the run
 )
 
 // probeExits are rawmcp probe's exit statuses as -h and the README list
@@ -105,6 +106,7 @@ var probeExits = []struct {
 	{exitUsage, "usage error: a flag, the URL, an input file or an output path; nothing was sent"},
 	{exitIncomplete, "the run is incomplete: the -budget ran out or a rate limit stopped it before every check finished, and nothing above is 1"},
 	{exitUnjudged, "the target could not be judged: not reached, TLS failed, no MCP endpoint, token refused"},
+	{exitUnwritten, "a report could not be written after the run (the output, -html, -sarif, -write-baseline): its verdicts are not in it"},
 }
 
 // probeFlags are rawmcp probe's flags, parsed.
@@ -350,8 +352,10 @@ func (f *probeFlags) run(ctx context.Context, in *probeInputs, stdout, stderr io
 		err = writeFile(f.writeBaseline, func(w io.Writer) error { return rep.WriteBaseline(w, time.Now()) })
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "rawmcp probe:", err)
-		return exitFail
+		// Not 1: the server may have passed; what failed is this
+		// machine's disk or pipe.
+		fmt.Fprintln(stderr, "rawmcp probe: a report could not be written:", err)
+		return exitUnwritten
 	}
 	if !judged {
 		fmt.Fprintln(stderr, "rawmcp probe: PRE-01:", rep.Results[0].Reason)

@@ -271,6 +271,8 @@ func TestProbeExitStatus(t *testing.T) {
 			"rawmcp probe: hint: the address answers TLS: is the URL https://127.0.0.1:" + tlsPort + "/mcp?"},
 		{"a path that answers 404: not judged, and the hint", []string{"probe", strings.TrimSuffix(s.url, "/mcp") + "/api/mcp", "-token", probeAlice}, exitUnjudged,
 			"rawmcp probe: hint: the path answered 404, and initialize is answered at " + s.url + ": is that the URL?"},
+		{"a report the disk refuses after the run", []string{"probe", s.url, "-token", probeAlice, "-only", "HO-01", "-html", "/dev/full"}, exitUnwritten,
+			"rawmcp probe: a report could not be written: write /dev/full: no space left on device"},
 		{"another scheme", []string{"probe", "-url", "ftp://127.0.0.1/mcp"}, exitUsage,
 			"rawmcp probe: the URL must be http:// or https://host[:port]/path, without user info, query or fragment\nusage: rawmcp probe [flags] URL\n"},
 		{"no URL", []string{"probe"}, exitUsage, "rawmcp probe: give the endpoint's URL: rawmcp probe http://127.0.0.1:PORT/mcp\n" +
