@@ -61,6 +61,25 @@ func supportsModern(r *reply, id int64) bool {
 	return json.Unmarshal(m.Result, &res) == nil && slices.Contains(res.SupportedVersions, modernVersion)
 }
 
+// discoveredVersions is the supportedVersions of a 2xx server/discover
+// result, not nil when there is a result (empty when it lists none); nil
+// when the answer is no result.
+func discoveredVersions(r *reply) []string {
+	if r.status() < 200 || r.status() >= 300 {
+		return nil
+	}
+	for _, m := range r.messages() {
+		if m.Result != nil && m.Error == nil {
+			var res struct {
+				SupportedVersions []string `json:"supportedVersions"`
+			}
+			_ = json.Unmarshal(m.Result, &res)
+			return append([]string{}, res.SupportedVersions...)
+		}
+	}
+	return nil
+}
+
 // capabilitiesOf is the capabilities object of a discover answer, or nil.
 func capabilitiesOf(r *reply) map[string]json.RawMessage {
 	for _, m := range r.messages() {

@@ -35,6 +35,8 @@ func (p *prober) missing(ctx context.Context, c *Check) string {
 		return "needs a target that speaks MCP 2025-11-25, for " + c.legacyFor + ": this one serves no initialize (it speaks " + strings.Join(p.revisions(), ", ") + ")"
 	case n&NeedLegacy != 0 && !p.legacy:
 		return "needs a target that speaks MCP 2025-11-25: this one serves no initialize (it speaks " + strings.Join(p.revisions(), ", ") + ")"
+	case n&NeedModern != 0 && !p.modern && p.discovered != nil:
+		return "needs a target that speaks MCP 2026-07-28: this one's server/discover result " + listsOnly(p.discovered)
 	case n&NeedModern != 0 && !p.modern:
 		return "needs a target that speaks MCP 2026-07-28: this one serves no server/discover"
 	case n&NeedAuth != 0 && !p.auth:
@@ -50,6 +52,14 @@ func (p *prober) missing(ctx context.Context, c *Check) string {
 		return p.sseNeed.decide(ctx, p, c, decideSSE)
 	}
 	return ""
+}
+
+// listsOnly says what a server/discover result without 2026-07-28 lists.
+func listsOnly(versions []string) string {
+	if len(versions) == 0 {
+		return "lists no version"
+	}
+	return "lists only " + strings.Join(versions, ", ")
 }
 
 // wrongEra reports a check that needs a revision the target was found

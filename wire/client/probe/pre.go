@@ -47,6 +47,9 @@ func runPRE01(t *checkRun) outcome {
 	p.legacy = legacyFault == ""
 	disc, modern := t.discover("server/discover (MCP " + modernVersion + ")")
 	p.modern = modern
+	if !modern {
+		p.discovered = discoveredVersions(disc)
+	}
 	switch {
 	case !p.legacy && !p.modern && (r.status() == 403 || r.status() == 421):
 		return t.errored("%s", t.hostRefused(r)).with("an InitializeResult", r.actual())

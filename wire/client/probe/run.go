@@ -153,6 +153,7 @@ type prober struct {
 	tokenless   bool          // auth, and the run has no token: checks that need one skip
 	legacy      bool          // initialize is served (MCP 2025-11-25)
 	modern      bool          // server/discover is served (MCP 2026-07-28)
+	discovered  []string      // a server/discover result's supportedVersions, when it lists no 2026-07-28 (nil: no result)
 	version     string        // negotiated protocol version
 	sampleID    string        // a session id the target issued ("" if none)
 	pace        time.Duration // how long PRE-01's initialize took to be answered whole

@@ -309,3 +309,24 @@ func TestWrongEraRestsOnNoFinding(t *testing.T) {
 		t.Errorf("V2-24 %q, want %q", got["V2-24"], want)
 	}
 }
+
+// TestWrongEraNamesTheDiscoverResult: a 2025-11-25 server that answers
+// server/discover with a result listing only its own versions (the Go
+// SDK v1.8.0 does) serves server/discover: the V2 checks skip saying the
+// result lists no 2026-07-28, not that server/discover is not served.
+func TestWrongEraNamesTheDiscoverResult(t *testing.T) {
+	addr := startProxy(t, startRawmcp(t).Addr, flaw{request: func(_ *flawProxy, r *proxied) []byte {
+		if r.get("Mcp-Method") == "server/discover" {
+			return answer("200 OK", "application/json", strings.Replace(result(r.body), `"result":{}`, `"result":{"supportedVersions":["2025-11-25","2025-06-18"],"capabilities":{}}`, 1))
+		}
+		return nil
+	}})
+	rep := run(t, addr, probe.Options{Token: alice, Only: []string{"V2-24"}})
+	got := map[string]string{}
+	for _, res := range rep.Results {
+		got[res.Check.ID] = string(res.Verdict) + ": " + res.Reason
+	}
+	if want := "skip: needs a target that speaks MCP 2026-07-28: this one's server/discover result lists only 2025-11-25, 2025-06-18"; got["V2-24"] != want {
+		t.Errorf("V2-24 %q, want %q", got["V2-24"], want)
+	}
+}
