@@ -32,7 +32,7 @@ var jr01 = Check{asks: askEither, ID: "JR-01", Level: Hardening, Source: "MCP Tr
 	Title:    "Batches refused",
 	Sends:    "[ping, ping] on a session, with MCP-Protocol-Version, then without (2025-03-26: once, without; 2026-07-28 only: two server/discover, once)",
 	Passes:   "400 to the batch with the version header; the answer without it is reported only (2025-03-26, assumed then, allowed batches); a server that negotiated 2025-03-26 answers the batch",
-	Fix:      "Answer a JSON array body (a batch) with 400 when MCP-Protocol-Version is 2025-06-18 or later, since a POST then carries a single JSON-RPC message. The Go and TypeScript SDKs serve batches; refuse a body whose first non-space byte is an opening bracket in a middleware.",
+	Fix:      "Answer a JSON array body (a batch) with 400 when MCP-Protocol-Version is 2025-06-18 or later, since a POST then carries a single JSON-RPC message. The TypeScript SDK serves batches (the Go SDK v1.8.0 refuses them with 400 under such a header); refuse a body whose first non-space byte is an opening bracket in a middleware.",
 	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server",
 	Sessions: 1, Opens: 1, run: runJR01}
 

@@ -36,7 +36,7 @@ func (p *prober) missing(ctx context.Context, c *Check) string {
 	case n&NeedLegacy != 0 && !p.legacy:
 		return "needs a target that speaks MCP 2025-11-25: this one serves no initialize (it speaks " + strings.Join(p.revisions(), ", ") + ")"
 	case n&NeedModern != 0 && !p.modern && len(p.listed) > 0:
-		return "needs a target that speaks MCP 2026-07-28: this one's server/discover lists " + strings.Join(p.listed, ", ")
+		return "needs a target that speaks MCP 2026-07-28: this one's server/discover result lists only " + strings.Join(p.listed, ", ")
 	case n&NeedModern != 0 && !p.modern:
 		return "needs a target that speaks MCP 2026-07-28: this one serves no server/discover"
 	case n&NeedAuth != 0 && !p.auth:

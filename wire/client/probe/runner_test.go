@@ -327,7 +327,7 @@ func TestModernSkipSaysWhatDiscoverListed(t *testing.T) {
 		if res.Check.ID != "V2-01" {
 			continue
 		}
-		if want := "skip: needs a target that speaks MCP 2026-07-28: this one's server/discover lists 2025-11-25, 2025-06-18"; string(res.Verdict)+": "+res.Reason != want {
+		if want := "skip: needs a target that speaks MCP 2026-07-28: this one's server/discover result lists only 2025-11-25, 2025-06-18"; string(res.Verdict)+": "+res.Reason != want {
 			t.Errorf("V2-01 %s: %q, want %q", res.Verdict, res.Reason, want)
 		}
 	}

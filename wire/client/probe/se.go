@@ -31,7 +31,7 @@ var se01 = Check{ID: "SE-01", Level: Should, Source: "MCP Transports §Session 2
 	Title:    "Missing session id refused",
 	Sends:    "a session request after initialize without Mcp-Session-Id",
 	Passes:   "400",
-	Fix:      "When the server issues session ids, answer a request without Mcp-Session-Id (other than initialize) with 400. The Go SDK (v1.8.0) serves it and mcp-go answers 404, so check the header in a middleware in front of their handlers.",
+	Fix:      "When the server issues session ids, answer a request without Mcp-Session-Id (other than initialize) with 400. The Go SDK (v1.8.0) answers 200 with a JSON-RPC error (code 0) and mcp-go answers 404, so check the header in a middleware in front of their handlers.",
 	Link:     "https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#session-management",
 	Sessions: 1, Opens: 1, run: runSE01}
 
