@@ -197,7 +197,7 @@ ul.plain { list-style: none; padding-left: 1em; margin: .2em 0; }
 {{range .Sections}}<section id="{{.Anchor}}">
 <h2>{{.Title}} ({{len .Findings}})</h2>
 {{range .Findings}}<article class="{{.Verdict}}" id="{{anchor .Check.ID}}">
-<h3><span class="v {{.Verdict}}">{{.Verdict}}</span> <code>{{.Check.ID}}</code> {{.Check.Title}} <span class="level">{{.Check.Level}}</span>{{with .Standing}} <span class="standing">{{.}}</span>{{end}}</h3>
+<h3><span class="v {{.Verdict}}">{{.Verdict}}</span> <code>{{.Check.ID}}</code> {{.Check.Title}} <span class="level">{{.Level}}</span>{{with .Standing}} <span class="standing">{{.}}</span>{{end}}</h3>
 {{if .Reason}}<p>{{.Reason}}</p>
 {{end}}{{if or .Expected .Actual}}<dl class="evidence"><dt>expected</dt><dd><code>{{.Expected}}</code></dd><dt>actual</dt><dd><code>{{.Actual}}</code></dd></dl>
 {{end}}{{with .Check.Fix}}<p class="fix"><strong>Fix.</strong> {{.}}</p>

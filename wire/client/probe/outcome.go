@@ -13,6 +13,9 @@ type outcome struct {
 	reason   string
 	expected string
 	actual   string
+	// level is the level of the rule a fail or warn found broken: the
+	// check's own, or a lower one for a point judged beside its rule.
+	level Level
 	// unfinished: the run halted before the check could finish (a rate
 	// limit, a target that stopped answering); the report is incomplete.
 	unfinished bool
@@ -37,7 +40,7 @@ func (t *checkRun) unmet(format string, args ...any) outcome {
 // unmetAt is "not met" at level l, for the part of a check that is at
 // another level than its main one.
 func (t *checkRun) unmetAt(l Level, format string, args ...any) outcome {
-	return outcome{verdict: verdictFor(l, t.p.opts.Strict), reason: fmt.Sprintf(format, args...)}
+	return outcome{verdict: verdictFor(l, t.p.opts.Strict), level: l, reason: fmt.Sprintf(format, args...)}
 }
 
 func (t *checkRun) skip(format string, args ...any) outcome {

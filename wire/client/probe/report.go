@@ -103,7 +103,7 @@ func (r *Report) WriteTextWith(w io.Writer, o TextOptions) error {
 // writeFinding writes one finding: its line, then its evidence, fix,
 // link and the checks that rest on it, indented under its title.
 func (r *Report) writeFinding(b *strings.Builder, f finding, p textPainter) {
-	line := fmt.Sprintf("  %s %-6s %s (%s)", p.verdict(f.Verdict), f.Check.ID, f.Check.Title, f.Check.Level)
+	line := fmt.Sprintf("  %s %-6s %s (%s)", p.verdict(f.Verdict), f.Check.ID, f.Check.Title, f.Level())
 	if f.Standing != "" {
 		line += " [" + f.Standing + "]"
 	}

@@ -109,9 +109,22 @@ type Result struct {
 	// answer: "403" and "200 text/event-stream with a result for
 	// Origin: http://evil.example"; "" where the check has none to show.
 	Expected, Actual string
-	Exchanges        []Exchange
+	// Broke is, for a fail or warn, the level of the rule found broken:
+	// the check's own, or a lower one where the check judges a point
+	// beside its rule (JR-10's ranges are hardening beside its MUST).
+	Broke     Level
+	Exchanges []Exchange
 
 	unfinished bool // the budget ran out before the check finished
+}
+
+// Level is the level a report shows beside a result: the level of the
+// rule a finding broke, else the check's.
+func (r Result) Level() Level {
+	if r.Broke != "" {
+		return r.Broke
+	}
+	return r.Check.Level
 }
 
 // Counts is the number of results per verdict, every verdict present.
@@ -452,6 +465,9 @@ func (p *prober) runCheck(ctx context.Context, c *Check) *Result {
 	}
 	res.Verdict, res.Reason, res.Exchanges = o.verdict, o.reason, t.exchanges
 	res.Expected, res.Actual = o.expected, o.actual
+	if o.verdict == Fail || o.verdict == Warn {
+		res.Broke = o.level
+	}
 	res.unfinished = res.unfinished || o.unfinished
 	p.finish(res, t)
 	return res
