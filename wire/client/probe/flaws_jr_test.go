@@ -133,12 +133,16 @@ func answersByID() flaw {
 // the rule it found broken, not its check's: JR-10 is a MUST (error codes
 // are integers), and an integer outside JSON-RPC's ranges (JR-03's
 // unknown method answered with code 0) is its hardening point, a warn the
-// line calls H. The details still say the check's level.
+// line calls H, as -json's "broke" does. The details still say the
+// check's level.
 func TestAFindingShowsTheLevelItBroke(t *testing.T) {
 	srv := startRawmcp(t)
 	rep := run(t, startProxy(t, srv.Addr, flawFor(t, "JR-10").flaw), probe.Options{Token: alice, Only: []string{"JR-03", "JR-10"}})
-	var text, page strings.Builder
+	var text, page, doc strings.Builder
 	if err := rep.WriteTextWith(&text, probe.TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.WriteJSON(&doc); err != nil {
 		t.Fatal(err)
 	}
 	if err := rep.WriteHTML(&page); err != nil {
@@ -148,6 +152,9 @@ func TestAFindingShowsTheLevelItBroke(t *testing.T) {
 		{"the text line", text.String(), "warn  JR-10  Error codes are integers in JSON-RPC's ranges (H)\n"},
 		{"the HTML heading", page.String(), `<code>JR-10</code> Error codes are integers in JSON-RPC&#39;s ranges <span class="level">H</span>`},
 		{"the HTML details", page.String(), "<br>Level MUST."},
+		{"the JSON", doc.String(), `"level": "MUST",`},
+		{"the JSON", doc.String(), `"verdict": "warn",
+      "broke": "H",`},
 	} {
 		if !strings.Contains(tt.doc, tt.want) {
 			t.Errorf("%s lacks %q:\n%s", tt.where, tt.want, tt.doc)

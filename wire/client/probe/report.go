@@ -303,6 +303,7 @@ type jsonCheck struct {
 	Source    string     `json:"source"`
 	Rule      string     `json:"rule"`
 	Verdict   Verdict    `json:"verdict"`
+	Broke     Level      `json:"broke,omitempty"` // a finding's level: its check's, or a lower one beside its rule
 	Reason    string     `json:"reason"`
 	Expected  string     `json:"expected"`
 	Actual    string     `json:"actual"`
@@ -340,7 +341,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		}
 		doc.Checks = append(doc.Checks, jsonCheck{
 			ID: res.Check.ID, Group: res.Check.Group, Title: res.Check.Title, Level: res.Check.Level, Source: res.Check.Source,
-			Rule: string(res.Check.Rule), Verdict: res.Verdict, Reason: res.Reason,
+			Rule: string(res.Check.Rule), Verdict: res.Verdict, Broke: res.Broke, Reason: res.Reason,
 			Expected: res.Expected, Actual: res.Actual, Fix: res.Check.Fix, Link: res.Check.Link, Exchanges: exchanges,
 		})
 	}
