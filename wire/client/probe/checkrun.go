@@ -476,8 +476,12 @@ func (t *checkRun) learn(raw []byte, r *reply) {
 // raw request's head, "" if there is none. Lines may end in CRLF or in a
 // bare LF (LF-05 sends those), and the head ends at the first empty line.
 func requestField(raw []byte, name string) string {
-	lines := bytes.Split(raw, []byte("\n"))
-	for _, line := range lines[1:] {
+	// Line by line up to the head's end: the body, up to LF-01's 16 MiB,
+	// is never scanned.
+	_, rest, _ := bytes.Cut(raw, []byte("\n"))
+	for len(rest) > 0 {
+		var line []byte
+		line, rest, _ = bytes.Cut(rest, []byte("\n"))
 		line = bytes.TrimSuffix(line, []byte("\r"))
 		if len(line) == 0 {
 			break

@@ -39,40 +39,33 @@ func (t *checkRun) modernRequest(method, params string, edits ...fieldEdit) (cli
 	return edit(req, edits...), id
 }
 
-// discover sends server/discover (with edits) and reports whether the
-// answer is a modern server's: a 2xx result whose supportedVersions lists
-// 2026-07-28.
-func (t *checkRun) discover(step string, edits ...fieldEdit) (r *reply, modern bool) {
+// discover sends server/discover (with edits) and returns the answer and
+// the supportedVersions of its result (discoveredVersions): a modern
+// server's lists 2026-07-28.
+func (t *checkRun) discover(step string, edits ...fieldEdit) (r *reply, versions []string) {
 	req, id := t.modernRequest("server/discover", "", edits...)
 	r = t.send(step, req.Bytes(), toResponse, 0)
-	return r, supportsModern(r, id)
+	return r, discoveredVersions(r, id)
 }
 
 // supportsModern reads a server/discover answer: a result for id whose
 // supportedVersions holds 2026-07-28.
 func supportsModern(r *reply, id int64) bool {
+	return slices.Contains(discoveredVersions(r, id), modernVersion)
+}
+
+// discoveredVersions is the supportedVersions of r's result for id, nil
+// when r holds no result for id or the result lists none.
+func discoveredVersions(r *reply, id int64) []string {
 	if !r.isResult(id) {
-		return false
+		return nil
 	}
 	m, _ := r.response(id)
 	var res struct {
 		SupportedVersions []string `json:"supportedVersions"`
 	}
-	return json.Unmarshal(m.Result, &res) == nil && slices.Contains(res.SupportedVersions, modernVersion)
-}
-
-// supportedVersionsOf is the supportedVersions of a discover answer's
-// result, nil when it carries none.
-func supportedVersionsOf(r *reply) []string {
-	for _, m := range r.messages() {
-		var res struct {
-			SupportedVersions []string `json:"supportedVersions"`
-		}
-		if m.Result != nil && json.Unmarshal(m.Result, &res) == nil && len(res.SupportedVersions) > 0 {
-			return res.SupportedVersions
-		}
-	}
-	return nil
+	json.Unmarshal(m.Result, &res)
+	return res.SupportedVersions
 }
 
 // capabilitiesOf is the capabilities object of a discover answer, or nil.

@@ -3,6 +3,7 @@ package probe
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -45,8 +46,8 @@ func runPRE01(t *checkRun) outcome {
 	p.pace = r.elapsed
 	info, caps, legacyFault := initializeResult(r, id)
 	p.legacy = legacyFault == ""
-	disc, modern := t.discover("server/discover (MCP " + modernVersion + ")")
-	p.modern, p.listed = modern, supportedVersionsOf(disc)
+	disc, listed := t.discover("server/discover (MCP " + modernVersion + ")")
+	p.modern, p.listed = slices.Contains(listed, modernVersion), listed
 	switch {
 	case !p.legacy && !p.modern && (r.status() == 403 || r.status() == 421):
 		return t.errored("%s", t.hostRefused(r)).with("an InitializeResult", r.actual())
@@ -84,8 +85,8 @@ func runPRE01(t *checkRun) outcome {
 			bare, id := t.initialize(drop("Authorization"))
 			p.auth = !t.send("initialize without a token", bare.Bytes(), toResponse, 0).isResult(id)
 		} else {
-			_, served := t.discover("server/discover without a token", drop("Authorization"))
-			p.auth = !served
+			_, listed := t.discover("server/discover without a token", drop("Authorization"))
+			p.auth = !slices.Contains(listed, modernVersion)
 		}
 	}
 	sessions := "issues session ids"
@@ -113,7 +114,8 @@ func runPRE01(t *checkRun) outcome {
 func (t *checkRun) withoutToken(r *reply) outcome {
 	p := t.p
 	p.pace, p.auth, p.tokenless, p.legacy = r.elapsed, true, true, true
-	_, p.modern = t.discover("server/discover (MCP "+modernVersion+")", drop("Authorization"))
+	_, listed := t.discover("server/discover (MCP "+modernVersion+")", drop("Authorization"))
+	p.modern = slices.Contains(listed, modernVersion)
 	return t.pass("the target requires a token (initialize answered 401): without -token the run judges what needs none, by 2025-11-25's rules (the revision it negotiates is unknown); the rest skips with %q", needsToken)
 }
 
